@@ -1,0 +1,116 @@
+// The backward engine.
+//
+//   1. Find every node reachable from the root and count, for each, how many edges point
+//      at it (its dependencies). Iterative DFS: no recursion, so depth is unlimited.
+//   2. Start at the root with grad_output = `grad` (1 for a one-element root).
+//   3. Run nodes in an order where a node runs only after every node that feeds it a
+//      gradient has run (Kahn's algorithm; ties go to the newest node, as in PyTorch).
+//      Gradients arriving at a node from several consumers are summed first.
+//   4. A gradient reaching a leaf ADDS into leaf.grad. That is why a training loop zeroes
+//      the gradients between steps, and why calling backward twice doubles them.
+//   5. Without retain_graph, each node is marked released and its edges dropped once it
+//      has run, so the activations it held can go; a second backward through it throws.
+#include <queue>
+#include <unordered_map>
+
+#include "autograd/node.h"
+#include "tensor/ops.h"
+
+namespace attic::autograd {
+
+// leaf.grad += g, outside the graph unless create_graph asked for one.
+static void accumulate(TensorImpl& leaf, const Tensor& g) {
+  // The first gradient is copied, so that .grad never aliases a tensor that the graph or
+  // another leaf still holds (an in-place change to one .grad must not reach another).
+  Tensor next = leaf.grad ? Tensor(leaf.grad) + g : g.clone();
+  leaf.grad = GradMode::is_enabled() ? next.impl_ptr() : next.detach().impl_ptr();
+}
+
+void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
+                  bool create_graph) {
+  ATTIC_CHECK(root.defined(), "backward: called on an undefined tensor");
+  ATTIC_CHECK(root.requires_grad(),
+              "backward: tensor does not require grad and has no grad_fn");
+  Tensor seed = grad;
+  if (!seed.defined()) {
+    ATTIC_CHECK(root.numel() == 1, "backward: grad can be implicitly created only for a "
+                "one-element output, got shape ", str(root.shape()));
+    seed = ones_like(root);
+  }
+  ATTIC_CHECK(seed.shape() == root.shape(), "backward: grad of shape ", str(seed.shape()),
+              " does not match the output's shape ", str(root.shape()));
+
+  EnableGradGuard mode(create_graph);
+  if (root.is_leaf()) {
+    accumulate(*root.impl(), seed);
+    return;
+  }
+
+  // 1. dependencies
+  std::unordered_map<Node*, int> deps;
+  std::vector<std::shared_ptr<Node>> stack{root.grad_fn()};
+  deps[root.grad_fn().get()] = 0;
+  while (!stack.empty()) {
+    std::shared_ptr<Node> n = std::move(stack.back());
+    stack.pop_back();
+    ATTIC_CHECK(!n->released, "backward: trying to backward through ", n->name(),
+                " a second time; its graph was freed by the first backward "
+                "(pass retain_graph=true to keep it)");
+    for (const Edge& e : n->inputs) {
+      if (!e.fn) continue;
+      auto [it, inserted] = deps.try_emplace(e.fn.get(), 0);
+      ++it->second;
+      if (inserted) stack.push_back(e.fn);
+    }
+  }
+
+  // 2-3. run in topological order
+  auto later_first = [](const std::shared_ptr<Node>& a, const std::shared_ptr<Node>& b) {
+    return a->sequence_nr < b->sequence_nr;
+  };
+  std::priority_queue<std::shared_ptr<Node>, std::vector<std::shared_ptr<Node>>,
+                      decltype(later_first)> ready(later_first);
+  std::unordered_map<Node*, Tensor> pending;  // summed grad_output of nodes not yet run
+  ready.push(root.grad_fn());
+  pending[root.grad_fn().get()] = seed;
+
+  while (!ready.empty()) {
+    std::shared_ptr<Node> node = ready.top();
+    ready.pop();
+    Tensor grad_output = std::move(pending[node.get()]);
+    pending.erase(node.get());
+
+    if (auto out = node->retained_output.lock()) accumulate(*out, grad_output);
+
+    std::vector<Tensor> grads = node->backward(grad_output);
+    ATTIC_CHECK(grads.size() == node->inputs.size(), "backward: ", node->name(), " returned ",
+                grads.size(), " gradients for ", node->inputs.size(), " inputs");
+
+    for (size_t i = 0; i < grads.size(); ++i) {
+      const Edge& e = node->inputs[i];
+      if (!e.needed()) continue;
+      const Tensor& g = grads[i];
+      if (g.defined())
+        ATTIC_CHECK(g.shape() == e.shape, "backward: ", node->name(), " returned a gradient of "
+                    "shape ", str(g.shape()), " for input ", i, " of shape ", str(e.shape));
+      if (e.leaf) {
+        if (g.defined()) accumulate(*e.leaf, g);
+        continue;
+      }
+      Tensor& slot = pending[e.fn.get()];
+      if (g.defined()) slot = slot.defined() ? slot + g : g;
+      if (--deps[e.fn.get()] == 0) {
+        // A consumer that produced no gradient still counts: a zero gradient flows on.
+        if (!slot.defined()) slot = zeros(e.fn->out_shape, TensorOptions(e.dtype));
+        ready.push(e.fn);
+      }
+    }
+    if (!retain_graph) {
+      node->released = true;
+      for (Edge& e : node->inputs) release_later(std::move(e.fn));
+      node->inputs.clear();
+    }
+  }
+}
+
+}  // namespace attic::autograd

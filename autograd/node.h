@@ -1,0 +1,59 @@
+// A Node is one recorded op in the dynamic graph: it knows how to turn the gradient of its
+// output into gradients of its inputs. Each op defines its Node subclass (XxxBackward) in
+// the same file as its forward, e.g. tensor/ops/matmul.cpp holds MatmulBackward.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <vector>
+
+#include "autograd/grad_mode.h"
+#include "tensor/tensor.h"
+
+namespace attic::autograd {
+
+// Where the gradient of one input goes: into the node that produced it, or, for a leaf,
+// straight into leaf->grad. Both empty: that input needs no gradient.
+struct Edge {
+  std::shared_ptr<Node> fn;
+  std::shared_ptr<TensorImpl> leaf;
+  Shape shape;  // the input's shape, which the returned gradient must have
+  DType dtype = DType::Float32;
+  bool needed() const { return fn || leaf; }
+};
+
+class Node {
+ public:
+  virtual ~Node();
+  virtual const char* name() const = 0;
+  // grad_output has the shape of this node's output. Returns one gradient per input, in
+  // the order of `inputs`; an undefined Tensor where no gradient is needed.
+  virtual std::vector<Tensor> backward(const Tensor& grad_output) = 0;
+
+  // Does input i need a gradient? Backward functions skip the work when not.
+  bool needs_grad(size_t i) const { return i < inputs.size() && inputs[i].needed(); }
+
+  std::vector<Edge> inputs;
+  Shape out_shape;          // shape of the output this node made
+  uint64_t sequence_nr = 0; // creation order; later nodes run first in backward
+  bool released = false;    // set after a backward without retain_graph
+  std::weak_ptr<TensorImpl> retained_output;  // set by Tensor::retain_grad()
+};
+
+// True when grad mode is on and any input requires grad: the op should record a node.
+bool needs_grad(std::initializer_list<Tensor> inputs);
+bool needs_grad(const std::vector<Tensor>& inputs);
+
+// Makes `node` the grad_fn of `out`, wiring one Edge per input (in order).
+void connect(Tensor& out, std::shared_ptr<Node> node, std::initializer_list<Tensor> inputs);
+void connect(Tensor& out, std::shared_ptr<Node> node, const std::vector<Tensor>& inputs);
+
+// Runs the backward pass from root (see engine.cpp).
+void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph, bool create_graph);
+
+// Destroying a 100,000-node chain recursively would overflow the stack: nodes and tensors
+// hand their graph pointers to this instead, which frees them one by one in a loop.
+void release_later(std::shared_ptr<Node>&& node);
+
+}  // namespace attic::autograd

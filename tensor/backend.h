@@ -1,0 +1,99 @@
+// The per-device kernel interface. Ops (tensor/ops/) check their inputs, then call one of
+// these; kernels see raw pointers, shapes and strides, nothing else — no autograd, no Tensor.
+// A new device adds one Backend subclass (tensor/cpu/, tensor/cuda/), not branches in ops.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "tensor/dtype.h"
+
+namespace attic {
+
+// What a kernel sees of a tensor: data points at element [0, ..., 0] (offset applied);
+// strides are in elements and may be 0 (broadcast) or anything else (views).
+struct KTensor {
+  void* data = nullptr;
+  DType dtype = DType::Float32;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
+
+  int64_t ndim() const { return int64_t(shape.size()); }
+  int64_t numel() const;
+  bool is_contiguous() const;
+  template <class T> T* ptr() const { return static_cast<T*>(data); }
+};
+
+enum class UnaryOp {
+  Neg, Exp, Log, Sqrt, Rsqrt, Abs, Sign, Tanh, Sigmoid, Relu,
+  GeluErf,     // x * Phi(x)
+  GeluTanh,    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+  Silu, Elu,   // Elu uses p0 = alpha
+  Sin, Cos, Erf,
+  Clamp,       // clamp to [p0, p1]
+  PowScalar,   // x^p0
+  Step,        // 1 where x > 0, else 0
+};
+
+enum class BinaryOp { Add, Sub, Mul, Div, Pow, Maximum, Minimum, Gt, Lt, Ge, Le, Eq, Ne };
+
+enum class ReduceOp { Sum, Max, Min };
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual Device device() const = 0;
+
+  // ---- memory
+  virtual void* allocate(size_t nbytes) = 0;
+  virtual void deallocate(void* ptr, size_t nbytes) = 0;
+  // host <-> this device, contiguous bytes
+  virtual void copy_from_host(void* dst, const void* src, size_t nbytes) = 0;
+  virtual void copy_to_host(void* dst, const void* src, size_t nbytes) = 0;
+
+  // ---- elementwise. Inputs have out's shape already (broadcast dims carry stride 0).
+  virtual void fill(const KTensor& out, double value) = 0;
+  virtual void copy(const KTensor& out, const KTensor& in) = 0;  // converts dtype if they differ
+  virtual void unary(UnaryOp op, const KTensor& out, const KTensor& in, double p0, double p1) = 0;
+  virtual void binary(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) = 0;
+  // out = cond != 0 ? a : b
+  virtual void where(const KTensor& out, const KTensor& cond, const KTensor& a,
+                     const KTensor& b) = 0;
+
+  // ---- reductions. out has in's rank with size 1 on every reduced dim.
+  virtual void reduce(ReduceOp op, const KTensor& out, const KTensor& in) = 0;
+  // Max or Min along dim: values and int64 indices have in's rank, size 1 at dim.
+  virtual void arg_reduce(ReduceOp op, const KTensor& values, const KTensor& indices,
+                          const KTensor& in, int64_t dim) = 0;
+  // Inclusive prefix sum along dim; out and in have the same shape.
+  virtual void cumsum(const KTensor& out, const KTensor& in, int64_t dim) = 0;
+
+  // ---- matrices. a [..., M, K] @ b [..., K, N] -> out [..., M, N]; the batch dims of a and b
+  //      already have out's batch shape (broadcast ones carry stride 0). out is contiguous.
+  virtual void matmul(const KTensor& out, const KTensor& a, const KTensor& b) = 0;
+  // softmax (or log_softmax) along the last dim.
+  virtual void softmax(const KTensor& out, const KTensor& in, bool log) = 0;
+  // Keeps the lower (upper == false) or upper triangle of the last two dims, diagonal k.
+  virtual void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) = 0;
+
+  // ---- indexing. index is int64 and the op has checked its range.
+  // out.select(dim, i) = in.select(dim, index[i])
+  virtual void index_select(const KTensor& out, const KTensor& in, int64_t dim,
+                            const KTensor& index) = 0;
+  // out.select(dim, index[i]) += src.select(dim, i)
+  virtual void index_add(const KTensor& out, int64_t dim, const KTensor& index,
+                         const KTensor& src) = 0;
+  // out[i][j] = in[index[i][j]][j] for dim 0 (and likewise for any dim); index has out's shape
+  virtual void gather(const KTensor& out, const KTensor& in, int64_t dim,
+                      const KTensor& index) = 0;
+  // out[index[i][j]][j] += src[i][j] for dim 0; index has src's shape
+  virtual void scatter_add(const KTensor& out, int64_t dim, const KTensor& index,
+                           const KTensor& src) = 0;
+};
+
+// The backend of a device. backend_for(Device::CUDA) throws
+// attic::Error("attic was built without CUDA") in a build without the toolkit.
+Backend& backend_for(Device device);
+
+}  // namespace attic

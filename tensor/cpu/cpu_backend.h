@@ -1,0 +1,46 @@
+// The CPU backend. Its kernels are spread over tensor/cpu/*.cpp, one family per file:
+//   cpu_backend.cpp  memory, host copies, backend_for()
+//   elementwise.cpp  fill, copy, unary, binary, where
+//   reduce.cpp       reduce, arg_reduce, cumsum
+//   matmul.cpp       matmul (through gemm.h)
+//   softmax.cpp      softmax, log_softmax, tril
+//   index.cpp        index_select, index_add, gather, scatter_add
+#pragma once
+
+#include "tensor/backend.h"
+
+namespace attic::cpu {
+
+class CpuBackend final : public Backend {
+ public:
+  Device device() const override { return Device::CPU; }
+  void* allocate(size_t nbytes) override;
+  void deallocate(void* ptr, size_t nbytes) override;
+  void copy_from_host(void* dst, const void* src, size_t nbytes) override;
+  void copy_to_host(void* dst, const void* src, size_t nbytes) override;
+
+  void fill(const KTensor& out, double value) override;
+  void copy(const KTensor& out, const KTensor& in) override;
+  void unary(UnaryOp op, const KTensor& out, const KTensor& in, double p0, double p1) override;
+  void binary(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) override;
+  void where(const KTensor& out, const KTensor& cond, const KTensor& a, const KTensor& b) override;
+
+  void reduce(ReduceOp op, const KTensor& out, const KTensor& in) override;
+  void arg_reduce(ReduceOp op, const KTensor& values, const KTensor& indices, const KTensor& in,
+                  int64_t dim) override;
+  void cumsum(const KTensor& out, const KTensor& in, int64_t dim) override;
+
+  void matmul(const KTensor& out, const KTensor& a, const KTensor& b) override;
+  void softmax(const KTensor& out, const KTensor& in, bool log) override;
+  void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) override;
+
+  void index_select(const KTensor& out, const KTensor& in, int64_t dim,
+                    const KTensor& index) override;
+  void index_add(const KTensor& out, int64_t dim, const KTensor& index,
+                 const KTensor& src) override;
+  void gather(const KTensor& out, const KTensor& in, int64_t dim, const KTensor& index) override;
+  void scatter_add(const KTensor& out, int64_t dim, const KTensor& index,
+                   const KTensor& src) override;
+};
+
+}  // namespace attic::cpu

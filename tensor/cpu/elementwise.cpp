@@ -1,0 +1,167 @@
+// Elementwise CPU kernels: fill, copy (with dtype conversion), unary, binary, where.
+// Each runs a flat loop when every operand is contiguous, else the strided row loop.
+#include <cmath>
+
+#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/strided.h"
+
+namespace attic::cpu {
+
+namespace {
+
+// out[i] = f(in[i]) over any strides; Out and In may be different types.
+template <class Out, class In, class F>
+void map1(const KTensor& out, const KTensor& in, F f) {
+  Out* o = out.ptr<Out>();
+  const In* x = in.ptr<In>();
+  if (all_contiguous({&out, &in})) {
+    const int64_t n = out.numel();
+    for (int64_t i = 0; i < n; ++i) o[i] = f(x[i]);
+    return;
+  }
+  strided_rows<2>(out.shape, {&out.strides, &in.strides}, [&](auto off, int64_t n, auto st) {
+    Out* po = o + off[0];
+    const In* px = x + off[1];
+    for (int64_t i = 0; i < n; ++i) po[i * st[0]] = f(px[i * st[1]]);
+  });
+}
+
+// out[i] = f(a[i], b[i])
+template <class T, class F>
+void map2(const KTensor& out, const KTensor& a, const KTensor& b, F f) {
+  T* o = out.ptr<T>();
+  const T* pa = a.ptr<T>();
+  const T* pb = b.ptr<T>();
+  if (all_contiguous({&out, &a, &b})) {
+    const int64_t n = out.numel();
+    for (int64_t i = 0; i < n; ++i) o[i] = f(pa[i], pb[i]);
+    return;
+  }
+  strided_rows<3>(out.shape, {&out.strides, &a.strides, &b.strides},
+                  [&](auto off, int64_t n, auto st) {
+                    T* po = o + off[0];
+                    const T* x = pa + off[1];
+                    const T* y = pb + off[2];
+                    for (int64_t i = 0; i < n; ++i) po[i * st[0]] = f(x[i * st[1]], y[i * st[2]]);
+                  });
+}
+
+// The erf form of GELU: x Φ(x) with Φ(x) = (1 + erf(x / √2)) / 2.
+template <class T> T gelu_erf(T x) { return T(0.5) * x * (T(1) + std::erf(x * T(M_SQRT1_2))); }
+
+// GPT-2's tanh approximation: 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³))).
+template <class T> T gelu_tanh(T x) {
+  const T k = T(0.7978845608028654);  // √(2/π)
+  return T(0.5) * x * (T(1) + std::tanh(k * (x + T(0.044715) * x * x * x)));
+}
+
+// σ(x) = 1 / (1 + e^-x), written so that exp never overflows: for x < 0 use e^x / (1 + e^x).
+template <class T> T sigmoid(T x) {
+  if (x >= 0) return T(1) / (T(1) + std::exp(-x));
+  const T e = std::exp(x);
+  return e / (T(1) + e);
+}
+
+template <class T>
+void unary_typed(UnaryOp op, const KTensor& out, const KTensor& in, T p0, T p1) {
+  switch (op) {
+    case UnaryOp::Neg: return map1<T, T>(out, in, [](T x) { return -x; });
+    case UnaryOp::Exp: return map1<T, T>(out, in, [](T x) { return std::exp(x); });
+    case UnaryOp::Log: return map1<T, T>(out, in, [](T x) { return std::log(x); });
+    case UnaryOp::Sqrt: return map1<T, T>(out, in, [](T x) { return std::sqrt(x); });
+    case UnaryOp::Rsqrt: return map1<T, T>(out, in, [](T x) { return T(1) / std::sqrt(x); });
+    case UnaryOp::Abs: return map1<T, T>(out, in, [](T x) { return std::abs(x); });
+    case UnaryOp::Sign: return map1<T, T>(out, in, [](T x) { return T((x > 0) - (x < 0)); });
+    case UnaryOp::Tanh: return map1<T, T>(out, in, [](T x) { return std::tanh(x); });
+    case UnaryOp::Sigmoid: return map1<T, T>(out, in, [](T x) { return sigmoid(x); });
+    case UnaryOp::Relu: return map1<T, T>(out, in, [](T x) { return x > 0 ? x : T(0); });
+    case UnaryOp::GeluErf: return map1<T, T>(out, in, [](T x) { return gelu_erf(x); });
+    case UnaryOp::GeluTanh: return map1<T, T>(out, in, [](T x) { return gelu_tanh(x); });
+    case UnaryOp::Silu: return map1<T, T>(out, in, [](T x) { return x * sigmoid(x); });
+    case UnaryOp::Elu:  // alpha (e^x - 1) below 0; expm1 keeps precision near 0
+      return map1<T, T>(out, in, [p0](T x) { return x > 0 ? x : p0 * std::expm1(x); });
+    case UnaryOp::Sin: return map1<T, T>(out, in, [](T x) { return std::sin(x); });
+    case UnaryOp::Cos: return map1<T, T>(out, in, [](T x) { return std::cos(x); });
+    case UnaryOp::Erf: return map1<T, T>(out, in, [](T x) { return std::erf(x); });
+    case UnaryOp::Clamp:
+      return map1<T, T>(out, in, [p0, p1](T x) { return x < p0 ? p0 : (x > p1 ? p1 : x); });
+    case UnaryOp::PowScalar: return map1<T, T>(out, in, [p0](T x) { return std::pow(x, p0); });
+    case UnaryOp::Step: return map1<T, T>(out, in, [](T x) { return x > 0 ? T(1) : T(0); });
+  }
+}
+
+template <class T>
+void binary_typed(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) {
+  switch (op) {
+    case BinaryOp::Add: return map2<T>(out, a, b, [](T x, T y) { return x + y; });
+    case BinaryOp::Sub: return map2<T>(out, a, b, [](T x, T y) { return x - y; });
+    case BinaryOp::Mul: return map2<T>(out, a, b, [](T x, T y) { return x * y; });
+    case BinaryOp::Div: return map2<T>(out, a, b, [](T x, T y) { return x / y; });
+    case BinaryOp::Pow: return map2<T>(out, a, b, [](T x, T y) { return T(std::pow(x, y)); });
+    // NaN propagates through maximum and minimum, as in PyTorch
+    case BinaryOp::Maximum:
+      return map2<T>(out, a, b, [](T x, T y) { return (x != x || x > y) ? x : y; });
+    case BinaryOp::Minimum:
+      return map2<T>(out, a, b, [](T x, T y) { return (x != x || x < y) ? x : y; });
+    case BinaryOp::Gt: return map2<T>(out, a, b, [](T x, T y) { return T(x > y); });
+    case BinaryOp::Lt: return map2<T>(out, a, b, [](T x, T y) { return T(x < y); });
+    case BinaryOp::Ge: return map2<T>(out, a, b, [](T x, T y) { return T(x >= y); });
+    case BinaryOp::Le: return map2<T>(out, a, b, [](T x, T y) { return T(x <= y); });
+    case BinaryOp::Eq: return map2<T>(out, a, b, [](T x, T y) { return T(x == y); });
+    case BinaryOp::Ne: return map2<T>(out, a, b, [](T x, T y) { return T(x != y); });
+  }
+}
+
+}  // namespace
+
+void CpuBackend::fill(const KTensor& out, double value) {
+  dispatch_dtype(out.dtype, [&](auto z) {
+    using T = decltype(z);
+    const T v = T(value);
+    map1<T, T>(out, out, [v](T) { return v; });
+  });
+}
+
+void CpuBackend::copy(const KTensor& out, const KTensor& in) {
+  dispatch_dtype(out.dtype, [&](auto zo) {
+    dispatch_dtype(in.dtype, [&](auto zi) {
+      using O = decltype(zo);
+      using I = decltype(zi);
+      map1<O, I>(out, in, [](I x) { return O(x); });
+    });
+  });
+}
+
+void CpuBackend::unary(UnaryOp op, const KTensor& out, const KTensor& in, double p0, double p1) {
+  dispatch_floating(out.dtype, [&](auto z) {
+    using T = decltype(z);
+    unary_typed<T>(op, out, in, T(p0), T(p1));
+  });
+}
+
+void CpuBackend::binary(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) {
+  dispatch_dtype(out.dtype, [&](auto z) { binary_typed<decltype(z)>(op, out, a, b); });
+}
+
+void CpuBackend::where(const KTensor& out, const KTensor& cond, const KTensor& a,
+                       const KTensor& b) {
+  dispatch_dtype(out.dtype, [&](auto z) {
+    using T = decltype(z);
+    dispatch_dtype(cond.dtype, [&](auto zc) {
+      using C = decltype(zc);
+      T* o = out.ptr<T>();
+      const C* c = cond.ptr<C>();
+      const T* pa = a.ptr<T>();
+      const T* pb = b.ptr<T>();
+      strided_rows<4>(out.shape, {&out.strides, &cond.strides, &a.strides, &b.strides},
+                      [&](auto off, int64_t n, auto st) {
+                        for (int64_t i = 0; i < n; ++i)
+                          o[off[0] + i * st[0]] = c[off[1] + i * st[1]] != C(0)
+                                                      ? pa[off[2] + i * st[2]]
+                                                      : pb[off[3] + i * st[3]];
+                      });
+    });
+  });
+}
+
+}  // namespace attic::cpu

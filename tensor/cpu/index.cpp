@@ -1,0 +1,65 @@
+// Indexing CPU kernels. The op has checked every index against its dim's size.
+#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/strided.h"
+
+namespace attic::cpu {
+
+// out.select(dim, i) = in.select(dim, index[i]): one strided copy per index.
+void CpuBackend::index_select(const KTensor& out, const KTensor& in, int64_t dim,
+                              const KTensor& index) {
+  const int64_t* idx = index.ptr<int64_t>();
+  const int64_t n = index.numel(), step = index.strides.empty() ? 1 : index.strides[0];
+  for (int64_t i = 0; i < n; ++i) copy(select_dim(out, dim, i), select_dim(in, dim, idx[i * step]));
+}
+
+// out.select(dim, index[i]) += src.select(dim, i). Repeated indices add up, in order.
+void CpuBackend::index_add(const KTensor& out, int64_t dim, const KTensor& index,
+                           const KTensor& src) {
+  const int64_t* idx = index.ptr<int64_t>();
+  const int64_t n = index.numel(), step = index.strides.empty() ? 1 : index.strides[0];
+  for (int64_t i = 0; i < n; ++i) {
+    const KTensor dst = select_dim(out, dim, idx[i * step]);
+    binary(BinaryOp::Add, dst, dst, select_dim(src, dim, i));
+  }
+}
+
+// Walks index's shape; `in` is read at the same position except along dim, where the
+// position is the index value. Zeroing in's stride at dim and adding idx * stride does that.
+void CpuBackend::gather(const KTensor& out, const KTensor& in, int64_t dim,
+                        const KTensor& index) {
+  std::vector<int64_t> in_strides = in.strides;
+  const int64_t step = in_strides[size_t(dim)];
+  in_strides[size_t(dim)] = 0;
+  dispatch_dtype(in.dtype, [&](auto z) {
+    using T = decltype(z);
+    const T* x = in.ptr<T>();
+    T* o = out.ptr<T>();
+    const int64_t* idx = index.ptr<int64_t>();
+    strided_rows<3>(index.shape, {&out.strides, &index.strides, &in_strides},
+                    [&](auto off, int64_t n, auto st) {
+      for (int64_t i = 0; i < n; ++i)
+        o[off[0] + i * st[0]] = x[off[2] + i * st[2] + idx[off[1] + i * st[1]] * step];
+    });
+  });
+}
+
+// The transpose of gather: out[..., index[p], ...] += src[p] for every position p of index.
+void CpuBackend::scatter_add(const KTensor& out, int64_t dim, const KTensor& index,
+                             const KTensor& src) {
+  std::vector<int64_t> out_strides = out.strides;
+  const int64_t step = out_strides[size_t(dim)];
+  out_strides[size_t(dim)] = 0;
+  dispatch_dtype(out.dtype, [&](auto z) {
+    using T = decltype(z);
+    T* o = out.ptr<T>();
+    const T* s = src.ptr<T>();
+    const int64_t* idx = index.ptr<int64_t>();
+    strided_rows<3>(index.shape, {&out_strides, &index.strides, &src.strides},
+                    [&](auto off, int64_t n, auto st) {
+      for (int64_t i = 0; i < n; ++i)
+        o[off[0] + i * st[0] + idx[off[1] + i * st[1]] * step] += s[off[2] + i * st[2]];
+    });
+  });
+}
+
+}  // namespace attic::cpu

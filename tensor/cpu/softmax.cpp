@@ -1,0 +1,68 @@
+// Row kernels on the CPU: softmax / log_softmax along the last dim, and tril / triu.
+#include <cmath>
+
+#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/strided.h"
+
+namespace attic::cpu {
+
+// softmax(x)_i = e^(x_i - m) / Σ_j e^(x_j - m), m = max_j x_j.
+// Subtracting the row max changes nothing mathematically (it cancels) but keeps every
+// exponent ≤ 0, so e^x cannot overflow. log_softmax = x_i - m - log Σ_j e^(x_j - m).
+void CpuBackend::softmax(const KTensor& out, const KTensor& in, bool log) {
+  const size_t last = in.shape.size() - 1;
+  const int64_t n = in.shape[last], si = in.strides[last], so = out.strides[last];
+  std::vector<int64_t> rows = in.shape, is = in.strides, os = out.strides;
+  rows[last] = 1;
+  dispatch_floating(in.dtype, [&](auto z) {
+    using T = decltype(z);
+    const T* x = in.ptr<T>();
+    T* o = out.ptr<T>();
+    strided_rows<2>(rows, {&os, &is}, [&](auto off, int64_t, auto) {
+      const T* xr = x + off[1];
+      T* orow = o + off[0];
+      T m = -INFINITY;
+      for (int64_t i = 0; i < n; ++i) m = std::max(m, xr[i * si]);
+      if (m == -INFINITY) m = 0;  // a row of -inf (fully masked): avoid inf - inf
+      T sum = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const T e = std::exp(xr[i * si] - m);
+        sum += e;
+        if (!log) orow[i * so] = e;
+      }
+      if (log) {
+        const T lse = std::log(sum);
+        for (int64_t i = 0; i < n; ++i) orow[i * so] = xr[i * si] - m - lse;
+      } else {
+        const T inv = T(1) / sum;
+        for (int64_t i = 0; i < n; ++i) orow[i * so] *= inv;
+      }
+    });
+  });
+}
+
+// Keeps element (i, j) of the last two dims when j - i <= k (lower) or j - i >= k (upper).
+void CpuBackend::tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) {
+  const size_t nd = in.shape.size();
+  std::vector<int64_t> mats(in.shape.begin(), in.shape.end() - 2);
+  std::vector<int64_t> is(in.strides.begin(), in.strides.end() - 2);
+  std::vector<int64_t> os(out.strides.begin(), out.strides.end() - 2);
+  const int64_t R = in.shape[nd - 2], C = in.shape[nd - 1];
+  dispatch_dtype(in.dtype, [&](auto z) {
+    using T = decltype(z);
+    const T* x = in.ptr<T>();
+    T* o = out.ptr<T>();
+    strided_rows<2>(mats, {&os, &is}, [&](auto off, int64_t n, auto st) {
+      for (int64_t b = 0; b < n; ++b)
+        for (int64_t i = 0; i < R; ++i)
+          for (int64_t j = 0; j < C; ++j) {
+            const bool keep = upper ? j - i >= k : j - i <= k;
+            o[off[0] + b * st[0] + i * out.strides[nd - 2] + j * out.strides[nd - 1]] =
+                keep ? x[off[1] + b * st[1] + i * in.strides[nd - 2] + j * in.strides[nd - 1]]
+                     : T(0);
+          }
+    });
+  });
+}
+
+}  // namespace attic::cpu

@@ -1,0 +1,53 @@
+// Element types and devices. float32 computes, int64 indexes, float64 makes gradcheck exact.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace attic {
+
+enum class DType : uint8_t { Float32, Float64, Int64 };
+
+inline constexpr DType kFloat32 = DType::Float32;
+inline constexpr DType kFloat64 = DType::Float64;
+inline constexpr DType kInt64 = DType::Int64;
+
+inline size_t dtype_size(DType d) { return d == DType::Float32 ? 4 : 8; }
+inline bool is_floating(DType d) { return d != DType::Int64; }
+inline const char* dtype_name(DType d) {
+  switch (d) {
+    case DType::Float32: return "float32";
+    case DType::Float64: return "float64";
+    case DType::Int64: return "int64";
+  }
+  return "?";
+}
+
+// dtype_of<float>::value == kFloat32: the DType of a C++ element type.
+template <class T> struct dtype_of;
+template <> struct dtype_of<float> { static constexpr DType value = DType::Float32; };
+template <> struct dtype_of<double> { static constexpr DType value = DType::Float64; };
+template <> struct dtype_of<int64_t> { static constexpr DType value = DType::Int64; };
+
+enum class Device : uint8_t { CPU, CUDA };
+
+inline const char* device_name(Device d) { return d == Device::CPU ? "cpu" : "cuda"; }
+
+// Calls f(T{}) with T the C++ type of dtype d: the one switch every kernel uses.
+template <class F>
+decltype(auto) dispatch_dtype(DType d, F&& f) {
+  switch (d) {
+    case DType::Float32: return f(float{});
+    case DType::Float64: return f(double{});
+    default: return f(int64_t{});
+  }
+}
+
+// Same, for kernels that only exist for floating types (the op has checked the dtype).
+template <class F>
+decltype(auto) dispatch_floating(DType d, F&& f) {
+  if (d == DType::Float64) return f(double{});
+  return f(float{});
+}
+
+}  // namespace attic

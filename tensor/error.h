@@ -1,0 +1,36 @@
+// attic::Error — the one exception type attic throws for bad shapes, dtypes, devices,
+// indices, files, configs and flags. The message always names the op and the values.
+#pragma once
+
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace attic {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "[4, 3]": how every message prints a shape.
+std::string str(const std::vector<int64_t>& shape);
+
+// fail("matmul: ", str(a), " @ ", str(b), ": inner dimensions ", 3, " and ", 4, " differ")
+// streams its arguments into one message and throws attic::Error.
+template <class... Args>
+[[noreturn]] void fail(const Args&... args) {
+  std::ostringstream os;
+  (os << ... << args);
+  throw Error(os.str());
+}
+
+}  // namespace attic
+
+// ATTIC_CHECK(cond, message parts...): throw attic::Error with the parts when cond is false.
+#define ATTIC_CHECK(cond, ...)                 \
+  do {                                         \
+    if (!(cond)) ::attic::fail(__VA_ARGS__);   \
+  } while (0)

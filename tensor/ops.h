@@ -1,0 +1,147 @@
+// Every differentiable op of attic. Each group lives in its own file under tensor/ops/,
+// forward and backward side by side; the file named in each comment is where to read it.
+//
+// Conventions (PyTorch's): binary elementwise ops broadcast NumPy-style; `dim` may be
+// negative; an op that gets a wrong shape, dtype, device or index throws attic::Error
+// naming the op and the values.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tensor/random.h"
+#include "tensor/tensor.h"
+
+namespace attic {
+
+// ---- arithmetic (ops/arith.cpp): out = a ∘ b with broadcasting
+Tensor add(const Tensor& a, const Tensor& b);
+Tensor sub(const Tensor& a, const Tensor& b);
+Tensor mul(const Tensor& a, const Tensor& b);
+Tensor div(const Tensor& a, const Tensor& b);
+Tensor neg(const Tensor& x);
+Tensor add(const Tensor& a, double b);
+Tensor sub(const Tensor& a, double b);
+Tensor mul(const Tensor& a, double b);
+Tensor div(const Tensor& a, double b);
+
+inline Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
+inline Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
+inline Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
+inline Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
+inline Tensor operator-(const Tensor& x) { return neg(x); }
+inline Tensor operator+(const Tensor& a, double b) { return add(a, b); }
+inline Tensor operator-(const Tensor& a, double b) { return sub(a, b); }
+inline Tensor operator*(const Tensor& a, double b) { return mul(a, b); }
+inline Tensor operator/(const Tensor& a, double b) { return div(a, b); }
+inline Tensor operator+(double a, const Tensor& b) { return add(b, a); }
+inline Tensor operator-(double a, const Tensor& b) { return add(neg(b), a); }
+inline Tensor operator*(double a, const Tensor& b) { return mul(b, a); }
+Tensor operator/(double a, const Tensor& b);
+
+// ---- powers (ops/pow.cpp)
+Tensor pow(const Tensor& x, double exponent);
+Tensor pow(const Tensor& x, const Tensor& exponent);
+
+// ---- unary math (ops/unary.cpp)
+Tensor exp(const Tensor& x);
+Tensor log(const Tensor& x);
+Tensor sqrt(const Tensor& x);
+Tensor rsqrt(const Tensor& x);
+Tensor abs(const Tensor& x);
+Tensor tanh(const Tensor& x);
+Tensor sigmoid(const Tensor& x);
+Tensor sin(const Tensor& x);
+Tensor cos(const Tensor& x);
+
+// ---- activations (ops/activation.cpp)
+Tensor relu(const Tensor& x);
+// approximate = "none" (exact, x Φ(x)) or "tanh" (GPT-2's approximation)
+Tensor gelu(const Tensor& x, const std::string& approximate = "none");
+Tensor silu(const Tensor& x);
+Tensor elu(const Tensor& x, double alpha = 1.0);
+
+// ---- clamping and elementwise extremes (ops/clamp.cpp)
+Tensor clamp(const Tensor& x, double min, double max);
+Tensor maximum(const Tensor& a, const Tensor& b);
+Tensor minimum(const Tensor& a, const Tensor& b);
+
+// ---- selection (ops/where.cpp)
+Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);  // cond != 0 ? a : b
+Tensor masked_fill(const Tensor& x, const Tensor& mask, double value);  // mask != 0 -> value
+
+// ---- comparisons (ops/compare.cpp): 1 where true, 0 where false, in a's dtype; no gradient
+Tensor gt(const Tensor& a, const Tensor& b);
+Tensor lt(const Tensor& a, const Tensor& b);
+Tensor ge(const Tensor& a, const Tensor& b);
+Tensor le(const Tensor& a, const Tensor& b);
+Tensor eq(const Tensor& a, const Tensor& b);
+Tensor ne(const Tensor& a, const Tensor& b);
+Tensor gt(const Tensor& a, double b);
+Tensor lt(const Tensor& a, double b);
+Tensor ge(const Tensor& a, double b);
+Tensor le(const Tensor& a, double b);
+Tensor eq(const Tensor& a, double b);
+Tensor ne(const Tensor& a, double b);
+
+// ---- reductions (ops/reduce.cpp)
+Tensor sum(const Tensor& x);  // over everything, 0-d result
+Tensor sum(const Tensor& x, const std::vector<int64_t>& dims, bool keepdim = false);
+Tensor mean(const Tensor& x);
+Tensor mean(const Tensor& x, const std::vector<int64_t>& dims, bool keepdim = false);
+// Sums a broadcast gradient back down to shape (the backward of every broadcasting op).
+Tensor sum_to(const Tensor& x, const Shape& shape);
+
+// ---- max and min (ops/max_min.cpp)
+struct ValuesIndices {
+  Tensor values;
+  Tensor indices;  // int64
+};
+Tensor max(const Tensor& x);  // over everything, 0-d
+Tensor min(const Tensor& x);
+ValuesIndices max(const Tensor& x, int64_t dim, bool keepdim = false);
+ValuesIndices min(const Tensor& x, int64_t dim, bool keepdim = false);
+Tensor argmax(const Tensor& x, int64_t dim, bool keepdim = false);
+
+// ---- variance (ops/var.cpp): sum((x - mean)^2) / (n - correction)
+Tensor var(const Tensor& x, int64_t correction = 1);
+Tensor var(const Tensor& x, const std::vector<int64_t>& dims, int64_t correction = 1,
+           bool keepdim = false);
+
+// ---- prefix sums (ops/cumsum.cpp)
+Tensor cumsum(const Tensor& x, int64_t dim);
+
+// ---- matrix product (ops/matmul.cpp): 1-D, 2-D and batched with broadcast batch dims
+Tensor matmul(const Tensor& a, const Tensor& b);
+
+// ---- softmax (ops/softmax.cpp)
+Tensor softmax(const Tensor& x, int64_t dim);
+Tensor log_softmax(const Tensor& x, int64_t dim);
+
+// ---- loss (ops/cross_entropy.cpp): logits [N, C], targets [N] int64; mean over targets
+//      that are not ignore_index.
+Tensor cross_entropy(const Tensor& logits, const Tensor& targets, int64_t ignore_index = -100);
+
+// ---- indexing (ops/index_select.cpp, ops/gather.cpp, ops/embedding.cpp)
+Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index);
+Tensor index_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index);
+Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src);
+// weight [V, C], indices int64 of any shape S -> S + [C]
+Tensor embedding(const Tensor& weight, const Tensor& indices);
+
+// ---- joining and splitting (ops/cat.cpp)
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim = 0);
+Tensor stack(const std::vector<Tensor>& tensors, int64_t dim = 0);
+std::vector<Tensor> split(const Tensor& x, int64_t split_size, int64_t dim = 0);  // views
+std::vector<Tensor> chunk(const Tensor& x, int64_t chunks, int64_t dim = 0);      // views
+
+// ---- triangles (ops/tril.cpp): keep the lower / upper triangle of the last two dims
+Tensor tril(const Tensor& x, int64_t diagonal = 0);
+Tensor triu(const Tensor& x, int64_t diagonal = 0);
+
+// ---- dropout (ops/dropout.cpp): in training, zero each element with probability p and
+//      scale the rest by 1/(1-p); in eval, the identity.
+Tensor dropout(const Tensor& x, double p, bool training, Generator* gen = nullptr);
+
+}  // namespace attic

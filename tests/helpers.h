@@ -1,0 +1,61 @@
+// Shared helpers for attic's Catch2 tests.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "autograd/gradcheck.h"
+#include "tensor/ops.h"
+
+namespace attic::testing {
+
+// The tensor's values as float64, row-major, for comparisons with hand-worked numbers.
+inline std::vector<double> values(const Tensor& t) { return t.to_vector<double>(); }
+
+// CHECK_THAT(values(y), ApproxValues({1.0, 2.5}))
+inline Catch::Matchers::Vector::ApproxMatcher<double> ApproxValues(
+    const std::vector<double>& expected, double eps = 1e-6) {
+  return Catch::Matchers::Approx(expected).epsilon(eps).margin(eps);
+}
+
+// A float64 leaf of the given shape, filled with N(0, 1) draws, that requires grad.
+inline Tensor leaf64(const Shape& shape) {
+  return randn(shape, kFloat64).requires_grad_();
+}
+
+// A float64 leaf with the given shape whose memory is NOT contiguous: it is the transpose
+// of a freshly drawn tensor with the last two dims swapped. Needs at least 2 dims.
+inline Tensor noncontiguous_leaf64(const Shape& shape) {
+  Shape swapped = shape;
+  std::swap(swapped[swapped.size() - 1], swapped[swapped.size() - 2]);
+  Tensor t = randn(swapped, kFloat64).transpose(-1, -2).detach().requires_grad_();
+  REQUIRE_FALSE(t.is_contiguous());
+  return t;
+}
+
+// gradcheck that reports the failure message through Catch instead of an exception.
+inline bool gradcheck(const std::function<Tensor(const std::vector<Tensor>&)>& f,
+                      const std::vector<Tensor>& inputs,
+                      autograd::GradcheckOptions options = {}) {
+  try {
+    return autograd::gradcheck(f, inputs, options);
+  } catch (const Error& e) {
+    FAIL_CHECK(e.what());
+    return false;
+  }
+}
+
+// The message of the attic::Error that f throws ("" if it throws none).
+inline std::string error_message(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace attic::testing

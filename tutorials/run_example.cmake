@@ -1,0 +1,10 @@
+# ctest helper: run one tutorial example and compare its stdout with the expected file.
+execute_process(COMMAND ${EXE} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${EXE} exited with ${rc}\n${err}")
+endif()
+file(READ ${EXPECTED} expected)
+if(NOT out STREQUAL expected)
+  file(WRITE ${EXE}.actual "${out}")
+  message(FATAL_ERROR "output of ${EXE} differs from ${EXPECTED}\n--- expected\n${expected}\n--- got (saved as ${EXE}.actual)\n${out}")
+endif()
