@@ -16,7 +16,7 @@ namespace attic::testing {
 inline std::vector<double> values(const Tensor& t) { return t.to_vector<double>(); }
 
 // CHECK_THAT(values(y), ApproxValues({1.0, 2.5}))
-inline Catch::Matchers::Vector::ApproxMatcher<double> ApproxValues(
+inline auto ApproxValues(
     const std::vector<double>& expected, double eps = 1e-6) {
   return Catch::Matchers::Approx(expected).epsilon(eps).margin(eps);
 }
