@@ -54,7 +54,7 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
     std::shared_ptr<Node> n = std::move(stack.back());
     stack.pop_back();
     ATTIC_CHECK(!n->released, "backward: trying to backward through ", n->name(),
-                " a second time; its graph was freed by the first backward "
+                " again; its graph was freed by an earlier backward "
                 "(pass retain_graph=true to keep it)");
     for (const Edge& e : n->inputs) {
       if (!e.fn) continue;

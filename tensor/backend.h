@@ -74,6 +74,15 @@ class Backend {
   virtual void matmul(const KTensor& out, const KTensor& a, const KTensor& b) = 0;
   // softmax (or log_softmax) along the last dim.
   virtual void softmax(const KTensor& out, const KTensor& in, bool log) = 0;
+  // LayerNorm over the last dim of x [N, C] (contiguous): out = (x - mean) * rstd * w + b,
+  // rstd = 1 / sqrt(var + eps). Writes mean [N] and rstd [N] for the backward. w and b may
+  // have data == nullptr (no affine weight / no bias).
+  virtual void layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd,
+                          const KTensor& x, const KTensor& w, const KTensor& b, double eps) = 0;
+  // Its backward: dx [N, C]; dw, db [C] are overwritten (data == nullptr: not wanted).
+  virtual void layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
+                                   const KTensor& dout, const KTensor& x, const KTensor& mean,
+                                   const KTensor& rstd, const KTensor& w) = 0;
   // Keeps the lower (upper == false) or upper triangle of the last two dims, diagonal k.
   virtual void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) = 0;
 

@@ -6,9 +6,11 @@
 // naming the op and the values.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "autograd/grad_mode.h"
 #include "tensor/random.h"
 #include "tensor/tensor.h"
 
@@ -107,6 +109,9 @@ Tensor argmax(const Tensor& x, int64_t dim, bool keepdim = false);
 Tensor var(const Tensor& x, int64_t correction = 1);
 Tensor var(const Tensor& x, const std::vector<int64_t>& dims, int64_t correction = 1,
            bool keepdim = false);
+// Braced dims, var(x, {1}): without this overload {1} would pick var(x, correction = 1).
+Tensor var(const Tensor& x, std::initializer_list<int64_t> dims, int64_t correction = 1,
+           bool keepdim = false);
 
 // ---- prefix sums (ops/cumsum.cpp)
 Tensor cumsum(const Tensor& x, int64_t dim);
@@ -117,6 +122,10 @@ Tensor matmul(const Tensor& a, const Tensor& b);
 // ---- softmax (ops/softmax.cpp)
 Tensor softmax(const Tensor& x, int64_t dim);
 Tensor log_softmax(const Tensor& x, int64_t dim);
+
+// ---- layer normalization (ops/layer_norm.cpp): over the last dim of x [..., C];
+//      weight and bias are [C] or undefined.
+Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps = 1e-5);
 
 // ---- loss (ops/cross_entropy.cpp): logits [N, C], targets [N] int64; mean over targets
 //      that are not ignore_index.

@@ -265,6 +265,16 @@ Tensor from_vector(const std::vector<T>& data, const Shape& shape, TensorOptions
   const Shape s = shape.empty() ? Shape{int64_t(data.size())} : shape;
   ATTIC_CHECK(numel_of(s) == int64_t(data.size()), "from_vector: ", data.size(),
               " values do not fill shape ", attic::str(s));
+  if (o.dtype_ == dtype_of<T>::value) {  // same type: copy exactly (int64 beyond 2^53 too)
+    TensorOptions host = o;
+    host.device_ = Device::CPU;
+    host.requires_grad_ = false;
+    Tensor t = empty(s, host);
+    std::memcpy(t.raw_data(), data.data(), data.size() * sizeof(T));
+    t = t.to(o.device_);
+    if (o.requires_grad_) t.requires_grad_(true);
+    return t;
+  }
   return host_generated(s, o, [&](int64_t i) { return double(data[size_t(i)]); });
 }
 template Tensor from_vector<float>(const std::vector<float>&, const Shape&, TensorOptions);

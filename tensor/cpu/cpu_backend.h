@@ -4,6 +4,7 @@
 //   reduce.cpp       reduce, arg_reduce, cumsum
 //   matmul.cpp       matmul (through gemm.h)
 //   softmax.cpp      softmax, log_softmax, tril
+//   layer_norm.cpp   layer_norm and its backward
 //   index.cpp        index_select, index_add, gather, scatter_add
 #pragma once
 
@@ -32,6 +33,11 @@ class CpuBackend final : public Backend {
 
   void matmul(const KTensor& out, const KTensor& a, const KTensor& b) override;
   void softmax(const KTensor& out, const KTensor& in, bool log) override;
+  void layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd, const KTensor& x,
+                  const KTensor& w, const KTensor& b, double eps) override;
+  void layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
+                           const KTensor& dout, const KTensor& x, const KTensor& mean,
+                           const KTensor& rstd, const KTensor& w) override;
   void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) override;
 
   void index_select(const KTensor& out, const KTensor& in, int64_t dim,

@@ -92,6 +92,8 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 }
 
 Tensor div(const Tensor& a, const Tensor& b) {
+  detail::check_defined("div", a);
+  detail::check_floating("div", a);  // integer division (and its divide-by-zero trap) is not offered
   Tensor out = binary_kernel("div", BinaryOp::Div, a, b);
   if (autograd::needs_grad({a, b})) {
     auto node = std::make_shared<DivBackward>();

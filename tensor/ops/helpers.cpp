@@ -104,6 +104,7 @@ std::vector<int64_t> reduce_dims(const char* op, const std::vector<int64_t>& dim
                 " appears twice");
     out.push_back(w);
   }
+  if (ndim == 0) out.clear();  // dim 0 or -1 of a 0-d tensor names no real dim
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -1,0 +1,32 @@
+// The CPU thread pool: a few std::threads that share the work of one parallel_for at a time.
+//
+// The number of threads counts the calling thread: with n threads, n - 1 pool workers wait
+// for work and the caller runs chunks too. The default is $ATTIC_NUM_THREADS if set,
+// otherwise std::thread::hardware_concurrency().
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace attic {
+
+// How many threads CPU kernels use (>= 1).
+int num_threads();
+
+// Use n threads (n >= 1) from now on. Call it between kernels, not from inside parallel_for.
+void set_num_threads(int n);
+
+}  // namespace attic
+
+namespace attic::cpu {
+
+// Splits [begin, end) into at most num_threads() contiguous chunks of at least `grain`
+// indices and calls fn(chunk_begin, chunk_end) once per chunk, on the pool and the calling
+// thread. Returns when every chunk is done; rethrows the first exception a chunk threw
+// (chunks not yet started are then skipped). Runs fn(begin, end) inline when the range fits
+// in one grain, when num_threads() == 1, or when called from inside another parallel_for
+// (so nesting never waits on a busy pool).
+void parallel_for(int64_t begin, int64_t end, int64_t grain,
+                  const std::function<void(int64_t, int64_t)>& fn);
+
+}  // namespace attic::cpu

@@ -1,0 +1,161 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "tensor/cpu/gemm.h"
+#include "tensor/cpu/thread_pool.h"
+
+using namespace attic;
+
+namespace {
+
+struct Dims {
+  int64_t M, N, K;
+};
+
+// Covers: 1x1x1; primes; vectors (M = 1, N = 1); just under and over the small-problem cutoff
+// (32^3); edges in M and N at once (257x129x65); more rows than one MC block (1400); more
+// columns than one NC block (4100); K over several KC blocks (384, 700); a GPT shape
+// (768x128x384); few rows and many columns (the column-split path).
+const std::vector<Dims> kShapes = {
+    {1, 1, 1},   {7, 13, 5},    {1, 1000, 1}, {31, 32, 33},   {33, 33, 33},  {257, 129, 65},
+    {1, 700, 300}, {300, 1, 700}, {20, 4100, 30}, {1400, 40, 20}, {768, 128, 384}, {5, 600, 97},
+};
+
+// How A or B lies in memory.
+enum class Layout {
+  RowMajor,    // X(r, c) = x[r * cols + c]
+  Transposed,  // X(r, c) = x[c * rows + r]: the memory of X^T, read through swapped strides
+  Padded,      // X(r, c) = x[r * (cols + 3) + c]: a column slice of a wider matrix
+};
+
+// A rows x cols operand filled with U(-1, 1), and its (row stride, column stride).
+template <class T>
+struct Operand {
+  std::vector<T> data;
+  int64_t rs = 0, cs = 0;
+
+  Operand(int64_t rows, int64_t cols, Layout layout, std::mt19937& rng) {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    switch (layout) {
+      case Layout::RowMajor: rs = cols, cs = 1; break;
+      case Layout::Transposed: rs = 1, cs = rows; break;
+      case Layout::Padded: rs = cols + 3, cs = 1; break;
+    }
+    data.resize(size_t(std::max<int64_t>(1, (rows - 1) * rs + (cols - 1) * cs + 1)));
+    for (T& x : data) x = T(u(rng));
+  }
+  T at(int64_t r, int64_t c) const { return data[size_t(r * rs + c * cs)]; }
+};
+
+// Runs gemm and gemm_naive on the same operands, with C (leading dimension N + 2) prefilled
+// with NaN so a missed or accumulated-into element shows. Each element must agree within
+// the rounding bound |err| <= tol * Σ_k |A(i, k)| |B(k, j)|, tol = 4 K eps: a wrong index
+// gives an error of order Σ_k |A||B| itself.
+template <class T>
+void check_against_naive(Dims d, Layout la, Layout lb) {
+  std::mt19937 rng(uint32_t(d.M * 10007 + d.N * 101 + d.K));
+  Operand<T> A(d.M, d.K, la, rng), B(d.K, d.N, lb, rng);
+  const int64_t ldc = d.N + 2;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  std::vector<T> fast(size_t(d.M * ldc), nan), ref(size_t(d.M * ldc), nan);
+  cpu::gemm<T>(d.M, d.N, d.K, A.data.data(), A.rs, A.cs, B.data.data(), B.rs, B.cs,
+               fast.data(), ldc);
+  cpu::gemm_naive<T>(d.M, d.N, d.K, A.data.data(), A.rs, A.cs, B.data.data(), B.rs, B.cs,
+                     ref.data(), ldc);
+
+  const double tol = 4.0 * double(std::max<int64_t>(d.K, 1)) * std::numeric_limits<T>::epsilon();
+  int64_t bad = 0;
+  double worst = 0;
+  for (int64_t i = 0; i < d.M; ++i)
+    for (int64_t j = 0; j < d.N; ++j) {
+      double scale = 0;
+      for (int64_t k = 0; k < d.K; ++k) scale += std::abs(double(A.at(i, k)) * double(B.at(k, j)));
+      const size_t at = size_t(i * ldc + j);
+      const double err = std::abs(double(fast[at]) - double(ref[at]));
+      if (!(err <= tol * scale)) ++bad;  // also counts NaN
+      if (scale > 0) worst = std::max(worst, err / scale);
+    }
+  // The two padding columns of each C row are left alone.
+  for (int64_t i = 0; i < d.M; ++i)
+    for (int64_t j = d.N; j < ldc; ++j)
+      if (!std::isnan(fast[size_t(i * ldc + j)])) ++bad;
+  INFO("M=" << d.M << " N=" << d.N << " K=" << d.K << " layouts " << int(la) << ","
+            << int(lb) << " threads=" << num_threads() << " worst relative error " << worst);
+  CHECK(bad == 0);
+}
+
+// Runs body once with 1 thread and once with 2, then restores the thread count.
+template <class F>
+void with_1_and_2_threads(F body) {
+  const int saved = num_threads();
+  for (int t : {1, 2}) {
+    set_num_threads(t);
+    body();
+  }
+  set_num_threads(saved);
+}
+
+}  // namespace
+
+TEST_CASE("gemm: matches gemm_naive on row-major operands, float", "[cpu][gemm]") {
+  with_1_and_2_threads([] {
+    for (Dims d : kShapes) check_against_naive<float>(d, Layout::RowMajor, Layout::RowMajor);
+  });
+}
+
+TEST_CASE("gemm: matches gemm_naive on row-major operands, double", "[cpu][gemm]") {
+  with_1_and_2_threads([] {
+    for (Dims d : kShapes) check_against_naive<double>(d, Layout::RowMajor, Layout::RowMajor);
+  });
+}
+
+TEST_CASE("gemm: transposed and padded strides cost nothing in correctness", "[cpu][gemm]") {
+  const std::vector<Dims> shapes = {{7, 13, 5}, {257, 129, 65}, {1, 700, 300}, {768, 128, 384}};
+  const Layout layouts[] = {Layout::RowMajor, Layout::Transposed, Layout::Padded};
+  with_1_and_2_threads([&] {
+    for (Dims d : shapes)
+      for (Layout la : layouts)
+        for (Layout lb : layouts) {
+          check_against_naive<float>(d, la, lb);
+          check_against_naive<double>(d, la, lb);
+        }
+  });
+}
+
+TEST_CASE("gemm: an uneven split over three threads", "[cpu][gemm]") {
+  const int saved = num_threads();
+  set_num_threads(3);
+  for (Dims d : {Dims{257, 129, 65}, Dims{3, 1000, 200}, Dims{768, 128, 384}})
+    check_against_naive<float>(d, Layout::RowMajor, Layout::Transposed);
+  set_num_threads(saved);
+}
+
+TEST_CASE("gemm: K = 0 writes zeros, M = 0 or N = 0 writes nothing", "[cpu][gemm]") {
+  for (Dims d : {Dims{1, 1, 0}, Dims{5, 7, 0}, Dims{300, 200, 0}}) {
+    std::vector<float> C(size_t(d.M * d.N), 9.0f);
+    const float one = 1.0f;
+    cpu::gemm<float>(d.M, d.N, 0, &one, 1, 1, &one, 1, 1, C.data(), d.N);
+    CHECK(C == std::vector<float>(C.size(), 0.0f));
+  }
+  std::vector<double> C(4, 9.0);
+  const double one = 1.0;
+  cpu::gemm<double>(0, 2, 3, &one, 0, 0, &one, 0, 0, C.data(), 2);
+  cpu::gemm<double>(2, 0, 3, &one, 0, 0, &one, 0, 0, C.data(), 2);
+  CHECK(C == std::vector<double>(4, 9.0));
+}
+
+TEST_CASE("gemm: a product worked by hand", "[cpu][gemm]") {
+  // [1 2 3]   [1 0]   [1*1 + 2*2 + 3*1, 1*0 + 2*1 + 3*(-1)]   [ 8 -1]
+  // [4 5 6] @ [2 1] = [4*1 + 5*2 + 6*1, 4*0 + 5*1 + 6*(-1)] = [20 -1]
+  //           [1 -1]
+  const float A[] = {1, 2, 3, 4, 5, 6};
+  const float B[] = {1, 0, 2, 1, 1, -1};
+  float C[4] = {};
+  cpu::gemm<float>(2, 2, 3, A, 3, 1, B, 2, 1, C, 2);
+  CHECK(std::vector<float>(C, C + 4) == std::vector<float>{8, -1, 20, -1});
+}
