@@ -1,0 +1,305 @@
+// Each tutorial chapter shows its example programs and their outputs; ctest runs those
+// programs and compares their output with the .out files (tutorials/CMakeLists.txt). This
+// test closes the loop: what a chapter shows must equal those files, line for line.
+//
+// In a chapter, an example is shown as
+//   <!-- example: examples/01_views.cpp -->
+//   ```cpp
+//   ...the file, exactly...
+//   ```
+// optionally followed by its output:
+//   <!-- output: examples/01_views.out -->
+//   ```
+//   ...the file, exactly...
+//   ```
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Lines {
+  std::vector<std::string> lines;  // without '\n' (and without a '\r' before it)
+  bool ends_with_newline = true;
+};
+
+// The lines of text, and whether its last line ends with a newline.
+Lines split_lines(const std::string& text) {
+  Lines out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    out.lines.push_back(line);
+  }
+  out.ends_with_newline = text.empty() || text.back() == '\n';
+  return out;
+}
+
+// The whole file, byte for byte ("" when it cannot be read).
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// s without leading and trailing spaces and tabs.
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") + 1 - b);
+}
+
+// "examples/x.cpp" for the line "<!-- example: examples/x.cpp -->" when kind is "example";
+// "" when the line is not such a marker.
+std::string marker_path(const std::string& line, const std::string& kind) {
+  const std::string t = trim(line), open = "<!-- " + kind + ":", close = "-->";
+  if (t.size() < open.size() + close.size() || t.compare(0, open.size(), open) != 0 ||
+      t.compare(t.size() - close.size(), close.size(), close) != 0)
+    return "";
+  return trim(t.substr(open.size(), t.size() - open.size() - close.size()));
+}
+
+// Where a fenced block's lines and a file's lines first differ; "" when they are equal.
+std::string first_difference(const std::vector<std::string>& shown,
+                             const std::vector<std::string>& file) {
+  const size_t n = std::min(shown.size(), file.size());
+  for (size_t i = 0; i < n; ++i)
+    if (shown[i] != file[i])
+      return "line " + std::to_string(i + 1) + " differs\n  file:    " + file[i] +
+             "\n  chapter: " + shown[i];
+  if (shown.size() < file.size())
+    return "the chapter stops after line " + std::to_string(n) + "; line " +
+           std::to_string(n + 1) + " of the file is\n  " + file[n];
+  if (shown.size() > file.size())
+    return "the file ends after line " + std::to_string(n) + "; the chapter goes on with\n  " +
+           shown[n];
+  return "";
+}
+
+// Checks one chapter's text against the files under tutorials_dir. Appends one message per
+// problem to `problems` and the examples the chapter shows to `shown`.
+void check_chapter(const std::string& chapter, const std::string& text,
+                   const fs::path& tutorials_dir, std::vector<std::string>& problems,
+                   std::set<std::string>& shown) {
+  const std::vector<std::string> lines = split_lines(text).lines;
+  auto where = [&](size_t i) { return chapter + ":" + std::to_string(i + 1) + ": "; };
+  auto skip_blank = [&](size_t i) {
+    while (i < lines.size() && trim(lines[i]).empty()) ++i;
+    return i;
+  };
+
+  // Checks the fenced block opening at lines[i] against `file`; returns the line after it.
+  auto check_block = [&](size_t i, const std::string& marker_line_info, const std::string& file,
+                         bool code) -> size_t {
+    const std::string fence = i < lines.size() ? trim(lines[i]) : "";
+    const bool opens = code ? fence == "```cpp" : fence.rfind("```", 0) == 0;
+    if (!opens) {
+      problems.push_back(marker_line_info + file + ": the marker is not followed by a " +
+                         (code ? "```cpp" : "```") + " block");
+      return i;
+    }
+    size_t end = i + 1;
+    while (end < lines.size() && trim(lines[end]) != "```") ++end;
+    if (end == lines.size()) {
+      problems.push_back(where(i) + file + ": the block is never closed with ```");
+      return end;
+    }
+    const fs::path path = tutorials_dir / file;
+    if (!fs::is_regular_file(path)) {
+      problems.push_back(where(i) + file + ": no such file in " + tutorials_dir.string());
+      return end + 1;
+    }
+    const Lines disk = split_lines(read_file(path));
+    const std::vector<std::string> block(lines.begin() + long(i) + 1, lines.begin() + long(end));
+    const std::string diff = first_difference(block, disk.lines);
+    if (!diff.empty())
+      problems.push_back(where(i) + file + ": the block does not match the file: " + diff);
+    else if (!disk.ends_with_newline)
+      problems.push_back(where(i) + file + ": the file does not end with a newline, which a "
+                         "block cannot show");
+    return end + 1;
+  };
+
+  bool has_text = false;
+  for (size_t i = 0; i < lines.size();) {
+    has_text = has_text || !trim(lines[i]).empty();
+    const std::string example = marker_path(lines[i], "example");
+    if (!marker_path(lines[i], "output").empty()) {
+      problems.push_back(where(i) + marker_path(lines[i], "output") +
+                         ": an output marker must come right after an example's code block");
+      ++i;
+      continue;
+    }
+    if (example.empty()) {
+      ++i;
+      continue;
+    }
+    shown.insert(example);
+    size_t next = check_block(skip_blank(i + 1), where(i), example, /*code=*/true);
+    const size_t after = skip_blank(next);
+    const std::string output = after < lines.size() ? marker_path(lines[after], "output") : "";
+    if (!output.empty()) {
+      const std::string expected = example.substr(0, example.rfind('.')) + ".out";
+      if (output != expected)
+        problems.push_back(where(after) + output + ": the output shown after " + example +
+                           " must be " + expected);
+      next = check_block(skip_blank(after + 1), where(after), output, /*code=*/false);
+    }
+    i = std::max(next, i + 1);
+  }
+  if (!has_text) problems.push_back(chapter + ": the chapter is empty");
+}
+
+// <repository root>/tutorials, the root coming from ATTIC_SOURCE_DIR (set by ctest).
+fs::path tutorials_dir() {
+  const char* root = std::getenv("ATTIC_SOURCE_DIR");
+  if (root == nullptr || *root == '\0')
+    FAIL("ATTIC_SOURCE_DIR is not set; run this test through ctest, or set it to the "
+         "repository root (the folder that holds tutorials/)");
+  const fs::path dir = fs::path(root) / "tutorials";
+  REQUIRE(fs::is_directory(dir));
+  return dir;
+}
+
+// The files directly in dir whose name ends with ext, sorted.
+std::vector<fs::path> files_with_extension(const fs::path& dir, const std::string& ext) {
+  std::vector<fs::path> out;
+  if (fs::is_directory(dir))
+    for (const fs::directory_entry& e : fs::directory_iterator(dir))
+      if (e.is_regular_file() && e.path().extension() == ext) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Checks every chapter under dir; fills `shown` with the examples they show.
+std::vector<std::string> check_all_chapters(const fs::path& dir, std::set<std::string>& shown) {
+  std::vector<std::string> problems;
+  for (const fs::path& md : files_with_extension(dir, ".md"))
+    check_chapter("tutorials/" + md.filename().string(), read_file(md), dir, problems, shown);
+  return problems;
+}
+
+// A scratch tutorials/ folder holding examples/x.cpp and examples/x.out, for testing the
+// checker itself. The random name keeps test processes that run at once apart.
+struct ScratchTutorials {
+  fs::path dir = fs::temp_directory_path() /
+                 ("attic_test_tutorial_sync_" + std::to_string(std::random_device{}()));
+  ScratchTutorials() {
+    fs::remove_all(dir);
+    fs::create_directories(dir / "examples");
+    std::ofstream(dir / "examples" / "x.cpp") << "int main() {\n  return 0;\n}\n";
+    std::ofstream(dir / "examples" / "x.out") << "hello\n";
+  }
+  ~ScratchTutorials() { fs::remove_all(dir); }
+  std::vector<std::string> check(const std::string& chapter_text) {
+    std::vector<std::string> problems;
+    std::set<std::string> shown;
+    check_chapter("ch.md", chapter_text, dir, problems, shown);
+    return problems;
+  }
+};
+
+// A chapter that shows x.cpp and x.out exactly; the tests below break it one way at a time.
+const std::string kGoodChapter =
+    "Text.\n"
+    "<!-- example: examples/x.cpp -->\n"
+    "\n"
+    "```cpp\n"
+    "int main() {\n"
+    "  return 0;\n"
+    "}\n"
+    "```\n"
+    "<!-- output: examples/x.out -->\n"
+    "```text\n"
+    "hello\n"
+    "```\n";
+
+// s with the first occurrence of from replaced by to.
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  s.replace(s.find(from), from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("tutorial sync: the checker accepts an exact copy and names the first difference",
+          "[tutorials]") {
+  ScratchTutorials scratch;
+  CHECK(scratch.check(kGoodChapter).empty());
+
+  std::vector<std::string> p = scratch.check(replace(kGoodChapter, "return 0", "return 1"));
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:4: examples/x.cpp: the block does not match the file: line 2 differs\n"
+                "  file:      return 0;\n"
+                "  chapter:   return 1;");
+
+  p = scratch.check(replace(kGoodChapter, "hello\n", "hello\nworld\n"));
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:10: examples/x.out: the block does not match the file: the file ends "
+                "after line 1; the chapter goes on with\n  world");
+
+  p = scratch.check(replace(kGoodChapter, "}\n```\n", "```\n"));
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:4: examples/x.cpp: the block does not match the file: the chapter "
+                "stops after line 2; line 3 of the file is\n  }");
+}
+
+TEST_CASE("tutorial sync: the checker reports missing blocks, files and stray markers",
+          "[tutorials]") {
+  ScratchTutorials scratch;
+  std::vector<std::string> p = scratch.check(replace(kGoodChapter, "```cpp", "```c++"));
+  REQUIRE_FALSE(p.empty());
+  CHECK(p[0] == "ch.md:2: examples/x.cpp: the marker is not followed by a ```cpp block");
+
+  p = scratch.check("<!-- example: examples/y.cpp -->\n```cpp\n```\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:2: examples/y.cpp: no such file in " + scratch.dir.string());
+
+  p = scratch.check("Text.\n<!-- output: examples/x.out -->\n```\nhello\n```\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:2: examples/x.out: an output marker must come right after an "
+                "example's code block");
+
+  p = scratch.check(replace(kGoodChapter, "output: examples/x.out", "output: examples/z.out"));
+  REQUIRE_FALSE(p.empty());
+  CHECK(p[0] == "ch.md:9: examples/z.out: the output shown after examples/x.cpp must be "
+                "examples/x.out");
+
+  CHECK(scratch.check(" \n\n") == std::vector<std::string>{"ch.md: the chapter is empty"});
+}
+
+TEST_CASE("tutorial sync: every chapter shows its examples and outputs exactly",
+          "[tutorials]") {
+  const fs::path dir = tutorials_dir();
+  REQUIRE_FALSE(files_with_extension(dir, ".md").empty());
+  std::set<std::string> shown;
+  for (const std::string& problem : check_all_chapters(dir, shown)) FAIL_CHECK(problem);
+}
+
+TEST_CASE("tutorial sync: every example is shown in some chapter", "[tutorials]") {
+  const fs::path dir = tutorials_dir();
+  std::set<std::string> shown;
+  check_all_chapters(dir, shown);
+  for (const fs::path& cpp : files_with_extension(dir / "examples", ".cpp")) {
+    const std::string name = "examples/" + cpp.filename().string();
+    if (!shown.count(name)) FAIL_CHECK(name + " is not shown in any tutorials/*.md chapter");
+  }
+  for (const fs::path& out : files_with_extension(dir / "examples", ".out")) {
+    fs::path cpp = out;
+    cpp.replace_extension(".cpp");
+    if (!fs::is_regular_file(cpp))
+      FAIL_CHECK("examples/" + out.filename().string() + " has no example program " +
+                 cpp.filename().string());
+  }
+}
