@@ -1,0 +1,518 @@
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "helpers.h"
+#include "nn/safetensors.h"
+
+using namespace attic;
+using attic::testing::error_message;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory under the system's temp directory, removed with its contents at scope
+// exit. Random names keep test cases that ctest runs in parallel apart.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::random_device rd;
+    path = fs::temp_directory_path() /
+           ("attic_safetensors_" + std::to_string(rd()) + "_" + std::to_string(rd()));
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+// A safetensors file from its header text and buffer: 8-byte little-endian length first.
+std::string st_bytes(const std::string& header, const std::string& buffer) {
+  std::string out;
+  for (int i = 0; i < 8; ++i) out += char((uint64_t(header.size()) >> (8 * i)) & 0xFF);
+  return out + header + buffer;
+}
+
+// The message load_safetensors gives for a file made of header and buffer.
+std::string load_error(const TempDir& dir, const std::string& header, const std::string& buffer) {
+  const std::string path = dir.file("bad.safetensors");
+  write_bytes(path, st_bytes(header, buffer));
+  return error_message([&] { nn::load_safetensors(path); });
+}
+
+void check_same(const Tensor& a, const Tensor& b) {
+  REQUIRE(a.dtype() == b.dtype());
+  REQUIRE(a.shape() == b.shape());
+  if (a.dtype() == kInt64) {
+    CHECK(a.to_vector<int64_t>() == b.to_vector<int64_t>());
+  } else {
+    CHECK(a.to_vector<double>() == b.to_vector<double>());  // bit-exact, no tolerance
+  }
+}
+
+// An int64 tensor holding exactly these values. (from_vector goes through double, which
+// would round 2^53 + 1 and cannot hold int64's maximum.)
+Tensor exact_int64(const std::vector<int64_t>& values, const Shape& shape) {
+  Tensor t = empty(shape, kInt64);
+  std::copy(values.begin(), values.end(), t.data_ptr<int64_t>());
+  return t;
+}
+
+// One parameter and one buffer, as a real layer would hold.
+struct Tiny : nn::Module {
+  Tensor w, steps;
+  explicit Tiny(const Shape& w_shape) {
+    w = register_parameter("w", randn(w_shape));
+    steps = register_buffer("steps", zeros({2}, kInt64));
+  }
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------- round trips
+
+TEST_CASE("safetensors: F32, F64 and I64 tensors round trip bit for bit", "[safetensors]") {
+  TempDir dir;
+  const int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+  nn::StateDict in = {
+      {"f32", randn({2, 3})},
+      {"f64", randn({4}, kFloat64)},
+      {"i64", exact_int64({lo, -1, 9007199254740993, hi}, {4, 1})},
+      {"scalar", scalar_tensor(3.5)},
+      {"empty", zeros({0, 3}, kFloat64)},
+      {"empty_i64", zeros({2, 0}, kInt64)},
+      {"odd", full({1, 1, 1}, -0.0)}};
+  const std::string path = dir.file("t.safetensors");
+  nn::save_safetensors(path, in, {{"k", "v"}});
+  nn::SafetensorsFile out = nn::load_safetensors(path);
+  REQUIRE(out.tensors.size() == in.size());
+  for (const auto& [name, t] : in) {
+    INFO(name);
+    REQUIRE(out.tensors.count(name));
+    check_same(out.tensors.at(name), t);
+    CHECK(out.tensors.at(name).is_contiguous());
+  }
+  CHECK(out.tensors.at("i64").to_vector<int64_t>() ==
+        std::vector<int64_t>{lo, -1, 9007199254740993, hi});
+  CHECK(out.tensors.at("scalar").dim() == 0);
+  CHECK(std::signbit(out.tensors.at("odd").item<float>()));
+  CHECK(out.metadata == std::map<std::string, std::string>{{"k", "v"}});
+}
+
+TEST_CASE("safetensors: non-contiguous views are written as their values", "[safetensors]") {
+  TempDir dir;
+  Tensor base = arange(12.0, kFloat64).reshape({3, 4});
+  nn::StateDict in = {
+      {"transposed", base.t()},                         // strides [1, 4]
+      {"stepped", base.slice(1, 0, 4, 2)},              // every other column
+      {"row", base.select(0, 2)},                       // storage offset 8
+      {"expanded", arange(3.0).reshape({3, 1}).expand({3, 2})},  // stride 0
+      {"grad", randn({2, 2}).requires_grad_()}};
+  REQUIRE_FALSE(in.at("transposed").is_contiguous());
+  REQUIRE_FALSE(in.at("stepped").is_contiguous());
+  const std::string path = dir.file("t.safetensors");
+  nn::save_safetensors(path, in);
+  nn::SafetensorsFile out = nn::load_safetensors(path);
+  for (const auto& [name, t] : in) {
+    INFO(name);
+    check_same(out.tensors.at(name), t.detach());
+  }
+  CHECK(out.tensors.at("transposed").to_vector<double>() ==
+        std::vector<double>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11});
+  CHECK(out.tensors.at("expanded").to_vector<float>() == std::vector<float>{0, 0, 1, 1, 2, 2});
+  CHECK_FALSE(out.tensors.at("grad").requires_grad());
+  CHECK(out.metadata.empty());
+}
+
+TEST_CASE("safetensors: metadata with newlines, quotes and unicode round trips", "[safetensors]") {
+  TempDir dir;
+  const std::map<std::string, std::string> metadata = {
+      {"lines", "one\ntwo\r\n\tthree"},
+      {"quotes", "say \"hi\" \\ {\"json\": [1]}"},
+      {"unicode \xE2\x98\x83", "h\xC3\xA9llo \xF0\x9F\x98\x80"},
+      {"control", std::string("\x01\x1f\0end", 6)},
+      {"", ""}};
+  const std::string path = dir.file("m.safetensors");
+  nn::save_safetensors(path, {{"x", ones({1})}}, metadata);
+  CHECK(nn::load_safetensors(path).metadata == metadata);
+}
+
+TEST_CASE("safetensors: a tiny file matches bytes worked out by hand", "[safetensors]") {
+  TempDir dir;
+  const std::string path = dir.file("tiny.safetensors");
+  nn::save_safetensors(path,
+                       {{"b", scalar_tensor(7, kInt64)}, {"a", from_vector<float>({1.0f, -2.0f})}},
+                       {{"k", "v"}});
+  // Header, 132 bytes: {"__metadata__":{"k":"v"},          26
+  //   "a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}   52, then ","  1
+  //   "b":{"dtype":"I64","shape":[],"data_offsets":[8,16]}   52, then "}"  1
+  // padded with 4 spaces to 136 = 0x88, the next multiple of 8.
+  const std::string header =
+      R"({"__metadata__":{"k":"v"},"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+      R"("b":{"dtype":"I64","shape":[],"data_offsets":[8,16]}}    )";
+  REQUIRE(header.size() == 136);
+  // 1.0f = 0x3F800000, -2.0f = 0xC0000000, 7 = 0x07; each little-endian.
+  const std::string buffer("\x00\x00\x80\x3F\x00\x00\x00\xC0"
+                           "\x07\x00\x00\x00\x00\x00\x00\x00", 16);
+  const std::string expected = std::string("\x88\0\0\0\0\0\0\0", 8) + header + buffer;
+  CHECK(read_bytes(path) == expected);
+  CHECK(read_bytes(path).size() == 160);
+}
+
+TEST_CASE("safetensors: the header is padded with spaces to a multiple of 8", "[safetensors]") {
+  TempDir dir;
+  const std::string path = dir.file("p.safetensors");
+  for (int n = 1; n <= 9; ++n) {
+    nn::save_safetensors(path, {{std::string(size_t(n), 'x'), ones({1})}});
+    const std::string bytes = read_bytes(path);
+    uint64_t len = 0;
+    for (int i = 7; i >= 0; --i) len = len << 8 | uint8_t(bytes[size_t(i)]);
+    INFO("name length " << n);
+    CHECK(len % 8 == 0);
+    CHECK(bytes.size() == 8 + len + 4);
+    const std::string header = bytes.substr(8, len);
+    CHECK(header.find_last_not_of(' ') == header.find_last_of('}'));
+  }
+}
+
+TEST_CASE("safetensors: a file laid out differently by another writer loads", "[safetensors]") {
+  TempDir dir;
+  // Keys out of order, "__metadata__" last, whitespace, and the buffer ordered b before a.
+  const std::string header =
+      R"({ "b" : {"shape": [1], "data_offsets": [0, 8], "dtype": "F64"},)"
+      "\n"
+      R"(  "a": {"data_offsets": [8, 12], "dtype": "F32", "shape": []},)"
+      R"(  "__metadata__": {"format": "pt"}})";
+  const std::string buffer("\x00\x00\x00\x00\x00\x00\xF0\x3F"  // 1.0 as float64
+                           "\x00\x00\x40\x40", 12);             // 3.0f
+  const std::string path = dir.file("other.safetensors");
+  write_bytes(path, st_bytes(header, buffer));
+  nn::SafetensorsFile f = nn::load_safetensors(path);
+  CHECK(f.tensors.at("b").to_vector<double>() == std::vector<double>{1.0});
+  CHECK(f.tensors.at("a").item<float>() == 3.0f);
+  CHECK(f.tensors.at("a").dim() == 0);
+  CHECK(f.metadata.at("format") == "pt");
+}
+
+TEST_CASE("safetensors: empty tensors may share an offset and an empty file is valid",
+          "[safetensors]") {
+  TempDir dir;
+  const std::string path = dir.file("e.safetensors");
+  write_bytes(path, st_bytes(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                             R"("e":{"dtype":"F32","shape":[0],"data_offsets":[8,8]},)"
+                             R"("f":{"dtype":"I64","shape":[3,0],"data_offsets":[8,8]},)"
+                             R"("b":{"dtype":"F32","shape":[1,2],"data_offsets":[8,16]}})",
+                             std::string(16, '\0')));
+  nn::SafetensorsFile f = nn::load_safetensors(path);
+  CHECK(f.tensors.size() == 4);
+  CHECK(f.tensors.at("f").shape() == Shape{3, 0});
+
+  nn::save_safetensors(path, {});
+  CHECK(read_bytes(path) == st_bytes("{}      ", ""));
+  CHECK(nn::load_safetensors(path).tensors.empty());
+}
+
+// ---------------------------------------------------------------- atomic writes
+
+TEST_CASE("safetensors: save leaves no temporary and replaces the old file", "[safetensors]") {
+  TempDir dir;
+  const std::string path = dir.file("ckpt.safetensors");
+  nn::save_safetensors(path, {{"x", ones({3})}});
+  nn::save_safetensors(path, {{"y", zeros({2}, kInt64)}});
+  CHECK_FALSE(fs::exists(path + ".tmp"));
+  CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
+  nn::SafetensorsFile f = nn::load_safetensors(path);
+  CHECK(f.tensors.size() == 1);
+  CHECK(f.tensors.count("y") == 1);
+}
+
+TEST_CASE("safetensors: saving into a missing directory throws and leaves nothing",
+          "[safetensors]") {
+  TempDir dir;
+  const std::string path = dir.file("missing/ckpt.safetensors");
+  CHECK(error_message([&] { nn::save_safetensors(path, {{"x", ones({3})}}); }) ==
+        "save_safetensors: cannot open '" + path + ".tmp' for writing");
+  CHECK_FALSE(fs::exists(dir.path / "missing"));
+  CHECK(fs::is_empty(dir.path));
+}
+
+TEST_CASE("safetensors: save rejects undefined tensors and the reserved name", "[safetensors]") {
+  TempDir dir;
+  const std::string path = dir.file("x.safetensors");
+  CHECK(error_message([&] { nn::save_safetensors(path, {{"w", Tensor()}}); }) ==
+        "save_safetensors: '" + path + "': tensor 'w' is undefined");
+  CHECK_THROWS_AS(nn::save_safetensors(path, {{"__metadata__", ones({1})}}), Error);
+  // A failed save leaves an existing checkpoint as it was.
+  nn::save_safetensors(path, {{"keep", ones({2})}});
+  const std::string before = read_bytes(path);
+  CHECK_THROWS_AS(nn::save_safetensors(path, {{"w", Tensor()}}), Error);
+  CHECK(read_bytes(path) == before);
+  CHECK_FALSE(fs::exists(path + ".tmp"));
+}
+
+// ---------------------------------------------------------------- hostile files
+
+TEST_CASE("safetensors: every truncation of a file throws attic::Error", "[safetensors]") {
+  TempDir dir;
+  const std::string full_path = dir.file("full.safetensors");
+  nn::save_safetensors(full_path,
+                       {{"a", randn({2, 3})}, {"b", arange(4.0, kInt64)}, {"c", scalar_tensor(1.0)}},
+                       {{"note", "truncate me"}});
+  const std::string bytes = read_bytes(full_path);
+  const std::string path = dir.file("cut.safetensors");
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    INFO("first " << n << " of " << bytes.size() << " bytes");
+    write_bytes(path, bytes.substr(0, n));
+    CHECK_THROWS_AS(nn::load_safetensors(path), Error);
+  }
+  write_bytes(path, bytes);
+  CHECK(nn::load_safetensors(path).tensors.size() == 3);
+}
+
+TEST_CASE("safetensors: every single bit flip loads or throws attic::Error", "[safetensors]") {
+  TempDir dir;
+  const std::string good = dir.file("good.safetensors");
+  nn::save_safetensors(good, {{"a", from_vector<float>({1, 2})}, {"b", scalar_tensor(3, kInt64)}},
+                       {{"m", "x"}});
+  const std::string bytes = read_bytes(good);
+  const std::string path = dir.file("flipped.safetensors");
+  int loaded = 0, rejected = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string flipped = bytes;
+      flipped[i] = char(flipped[i] ^ (1 << bit));
+      write_bytes(path, flipped);
+      try {
+        nn::load_safetensors(path);
+        ++loaded;
+      } catch (const Error&) {
+        ++rejected;
+      }
+    }
+  }
+  // Flips in the data or in a metadata value still load; most header flips are rejected.
+  CHECK(loaded + rejected == int(bytes.size()) * 8);
+  CHECK(loaded >= 16 * 8);
+  CHECK(rejected > 0);
+}
+
+TEST_CASE("safetensors: missing, short and oversized files are rejected", "[safetensors]") {
+  TempDir dir;
+  const std::string missing = dir.file("nope.safetensors");
+  CHECK_THAT(error_message([&] { nn::load_safetensors(missing); }),
+             Catch::StartsWith("load_safetensors: cannot open '" + missing + "': "));
+  CHECK_THROWS_AS(nn::load_safetensors(dir.path.string()), Error);  // a directory
+
+  const std::string path = dir.file("bad.safetensors");
+  write_bytes(path, std::string("\x08\0\0\0\0", 5));
+  CHECK(error_message([&] { nn::load_safetensors(path); }) ==
+        "load_safetensors: '" + path + "': the file is 5 bytes, too short for the 8-byte "
+        "header length");
+
+  write_bytes(path, std::string("\x10\0\0\0\0\0\0\0", 8) + "{}      ");
+  CHECK(error_message([&] { nn::load_safetensors(path); }) ==
+        "load_safetensors: '" + path + "': header length 16 runs past the end of the file "
+        "(16 bytes)");
+
+  // 100,000,008 = 0x05F5E108: over the 100 MB cap, rejected before anything is allocated.
+  write_bytes(path, std::string("\x08\xE1\xF5\x05\0\0\0\0", 8) + "{}      ");
+  CHECK(error_message([&] { nn::load_safetensors(path); }) ==
+        "load_safetensors: '" + path + "': header length 100000008 is over the limit of "
+        "100000000 bytes");
+  write_bytes(path, std::string(8, '\xFF') + "{}      ");
+  CHECK_THROWS_AS(nn::load_safetensors(path), Error);
+}
+
+TEST_CASE("safetensors: a header that is not a JSON object is rejected", "[safetensors]") {
+  TempDir dir;
+  const std::string p = "load_safetensors: '" + dir.file("bad.safetensors") + "': ";
+  CHECK(load_error(dir, "{       ", "") ==
+        p + "the header is not valid JSON: json: unexpected end of input at byte 8");
+  CHECK(load_error(dir, "[]      ", "") == p + "the header is a JSON array, not an object");
+  CHECK(load_error(dir, "", "").find("not valid JSON") != std::string::npos);
+  CHECK(load_error(dir, std::string("{\"\xFF\":1}", 7), "").find("invalid UTF-8") !=
+        std::string::npos);
+  CHECK(load_error(dir, std::string(8, '\0'), "").find("not valid JSON") != std::string::npos);
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[],"data_offsets":[0,4]},"a":{}})",
+                   std::string(4, '\0'))
+            .find("duplicate key") != std::string::npos);
+}
+
+TEST_CASE("safetensors: malformed tensor entries are rejected", "[safetensors]") {
+  TempDir dir;
+  const std::string p = "load_safetensors: '" + dir.file("bad.safetensors") + "': ";
+  const std::string four(4, '\0');
+  CHECK(load_error(dir, R"({"a":[1]})", "") == p + "tensor 'a' is a JSON array, not an object");
+  CHECK(load_error(dir, R"({"a":{"shape":[1],"data_offsets":[0,4]}})", four) ==
+        p + "tensor 'a' lacks the field 'dtype'");
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","data_offsets":[0,4]}})", four) ==
+        p + "tensor 'a' lacks the field 'shape'");
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[1]}})", four) ==
+        p + "tensor 'a' lacks the field 'data_offsets'");
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"x":0}})", four) ==
+        p + "tensor 'a' has an unknown field 'x'");
+  CHECK(load_error(dir, R"({"a":{"dtype":32,"shape":[1],"data_offsets":[0,4]}})", four) ==
+        p + "tensor 'a' has dtype 32, not a string");
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":"1","data_offsets":[0,4]}})", four)
+            .find("not an array of non-negative integers") != std::string::npos);
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[1.0],"data_offsets":[0,4]}})", four)
+            .find("not an array of non-negative integers") != std::string::npos);
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4,4]}})", four)
+            .find("not two integers") != std::string::npos);
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[1],"data_offsets":["0","4"]}})", four)
+            .find("not two integers") != std::string::npos);
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[1],"data_offsets":null}})", four)
+            .find("not two integers") != std::string::npos);
+}
+
+TEST_CASE("safetensors: unknown dtypes are rejected", "[safetensors]") {
+  TempDir dir;
+  const std::string p = "load_safetensors: '" + dir.file("bad.safetensors") + "': ";
+  CHECK(load_error(dir, R"({"h":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})",
+                   std::string(4, '\0')) ==
+        p + "tensor 'h' has dtype 'F16', which attic cannot read (it reads F32, F64 and I64)");
+  for (const char* dtype : {"BF16", "I32", "U8", "BOOL", "f32", "float32", ""}) {
+    INFO(dtype);
+    CHECK_THAT(load_error(dir, std::string(R"({"h":{"dtype":")") + dtype +
+                                   R"(","shape":[],"data_offsets":[0,4]}})",
+                          std::string(4, '\0')),
+               Catch::Contains("which attic cannot read"));
+  }
+}
+
+TEST_CASE("safetensors: negative and overflowing shapes are rejected", "[safetensors]") {
+  TempDir dir;
+  const std::string p = "load_safetensors: '" + dir.file("bad.safetensors") + "': ";
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[2,-1],"data_offsets":[0,0]}})", "") ==
+        p + "tensor 'a' has shape [2,-1], not an array of non-negative integers");
+  // 2^62 * 2^62 elements overflow int64; so do they next to a 0 (the strides would).
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[4611686018427387904,4611686018427387904],)"
+                        R"("data_offsets":[0,0]}})", "") ==
+        p + "tensor 'a' has shape [4611686018427387904, 4611686018427387904], too many elements");
+  CHECK(load_error(dir, R"({"a":{"dtype":"I64","shape":[0,4611686018427387904,4],)"
+                        R"("data_offsets":[0,0]}})", "")
+            .find("too many elements") != std::string::npos);
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[9223372036854775808],"data_offsets":[0,0]}})",
+                   "")
+            .find("not an array of non-negative integers") != std::string::npos);
+}
+
+TEST_CASE("safetensors: data_offsets must fit the shape and the buffer", "[safetensors]") {
+  TempDir dir;
+  const std::string p = "load_safetensors: '" + dir.file("bad.safetensors") + "': ";
+  const std::string eight(8, '\0');
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[8,0]}})", eight) ==
+        p + "tensor 'a' has data_offsets [8,0], not two integers 0 <= begin <= end");
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[-8,0]}})", eight)
+            .find("not two integers") != std::string::npos);
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,8]}})", eight) ==
+        p + "tensor 'a' has data_offsets [0, 8], 8 bytes, but shape [2, 2] of F32 needs 16");
+  CHECK(load_error(dir, R"({"a":{"dtype":"F64","shape":[2],"data_offsets":[0,16]}})", eight) ==
+        p + "tensor 'a' has data_offsets [0, 16], past the end of the 8-byte buffer");
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[2],"data_offsets":)"
+                        R"([9223372036854775800,9223372036854775808]}})", eight)
+            .find("not two integers") != std::string::npos);
+}
+
+TEST_CASE("safetensors: overlapping tensors are rejected", "[safetensors]") {
+  TempDir dir;
+  const std::string p = "load_safetensors: '" + dir.file("bad.safetensors") + "': ";
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                        R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
+                   std::string(12, '\0')) ==
+        p + "tensors 'a' [0, 8) and 'b' [4, 12) overlap");
+  // The same bytes claimed twice.
+  CHECK(load_error(dir, R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                        R"("b":{"dtype":"I64","shape":[],"data_offsets":[0,8]}})",
+                   std::string(8, '\0'))
+            .find("overlap") != std::string::npos);
+}
+
+TEST_CASE("safetensors: bytes that belong to no tensor are rejected", "[safetensors]") {
+  TempDir dir;
+  const std::string p = "load_safetensors: '" + dir.file("bad.safetensors") + "': ";
+  const std::string a = R"("a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]})";
+  CHECK(load_error(dir, "{" + a + "}", std::string(8, '\0')) ==
+        p + "bytes [4, 8) of the buffer belong to no tensor");
+  CHECK(load_error(dir, "{" + a + R"(,"b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})",
+                   std::string(12, '\0')) ==
+        p + "bytes [4, 8) of the buffer belong to no tensor");
+  CHECK(load_error(dir, R"({"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+                   std::string(8, '\0')) ==
+        p + "bytes [0, 4) of the buffer belong to no tensor");
+  CHECK(load_error(dir, "{}", "x") == p + "bytes [0, 1) of the buffer belong to no tensor");
+}
+
+TEST_CASE("safetensors: metadata must be an object of strings", "[safetensors]") {
+  TempDir dir;
+  const std::string p = "load_safetensors: '" + dir.file("bad.safetensors") + "': ";
+  CHECK(load_error(dir, R"({"__metadata__":{"epoch":3}})", "") ==
+        p + "metadata 'epoch' is a JSON number, not a string");
+  CHECK(load_error(dir, R"({"__metadata__":["a"]})", "") ==
+        p + "__metadata__ is a JSON array, not an object");
+  CHECK(load_error(dir, R"({"__metadata__":{"a":null}})", "").find("not a string") !=
+        std::string::npos);
+  CHECK(load_error(dir, R"({"__metadata__":{"a":{"b":"c"}}})", "").find("not a string") !=
+        std::string::npos);
+}
+
+// ---------------------------------------------------------------- modules
+
+TEST_CASE("safetensors: a module saves and loads its parameters and buffers", "[safetensors]") {
+  TempDir dir;
+  const std::string path = dir.file("tiny.safetensors");
+  Tiny a({2, 3});
+  {
+    NoGradGuard no_grad;
+    a.steps.copy_(from_vector<int64_t>({5, 9}));
+  }
+  nn::save(a, path, {{"step", "100"}});
+  nn::SafetensorsFile f = nn::load_safetensors(path);
+  CHECK(f.tensors.size() == 2);
+  CHECK(f.tensors.count("w") == 1);
+  CHECK(f.tensors.count("steps") == 1);
+
+  Tiny b({2, 3});
+  const Tensor w_before = b.w;
+  const std::map<std::string, std::string> metadata = nn::load(b, path);
+  CHECK(metadata.at("step") == "100");
+  CHECK(b.w.to_vector<float>() == a.w.to_vector<float>());
+  CHECK(b.steps.to_vector<int64_t>() == std::vector<int64_t>{5, 9});
+  CHECK(b.w.is_same(w_before));  // loaded in place, so optimizers keep their handles
+  CHECK(b.w.requires_grad());
+}
+
+TEST_CASE("safetensors: loading into a mismatched module gives the load_state_dict error",
+          "[safetensors]") {
+  TempDir dir;
+  const std::string path = dir.file("tiny.safetensors");
+  Tiny a({2, 3});
+  nn::save(a, path);
+  Tiny wrong({3, 2});
+  CHECK(error_message([&] { nn::load(wrong, path); }) ==
+        "load_state_dict: 'w' has shape [2, 3] in the dict but [3, 2] in the module");
+
+  nn::save_safetensors(path, {{"w", randn({2, 3})}});
+  Tiny b({2, 3});
+  CHECK(error_message([&] { nn::load(b, path); }) == "load_state_dict: missing key 'steps'");
+  nn::load(b, path, /*strict=*/false);  // loads w, leaves steps as it was
+  CHECK(b.steps.to_vector<int64_t>() == std::vector<int64_t>{0, 0});
+}
