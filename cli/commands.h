@@ -1,0 +1,14 @@
+// The subcommands of `attic`. Each takes the arguments after its name, prints to stdout,
+// and throws attic::Error on bad input (main turns that into one line and exit code 2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace attic::cli {
+
+int train(const std::vector<std::string>& args);
+int sample(const std::vector<std::string>& args);
+int eval(const std::vector<std::string>& args);
+
+}  // namespace attic::cli

@@ -1,0 +1,54 @@
+// attic: train, sample from and evaluate the char-level GPT, nanoGPT-style.
+//
+//   attic train config/shakespeare_char_cpu.cfg --max_iters=500
+//   attic sample --out_dir=out-shakespeare-char-cpu --start="ROMEO:"
+//   attic eval --out_dir=out-shakespeare-char-cpu
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "tensor/error.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: attic <command> [config files] [--key=value ...]\n"
+    "commands:\n"
+    "  train    train the GPT (attic train --help lists the keys)\n"
+    "  sample   generate text from a checkpoint\n"
+    "  eval     print a checkpoint's train and val loss\n";
+
+// One line, whatever the message holds.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "train") return attic::cli::train(args);
+    if (command == "sample") return attic::cli::sample(args);
+    if (command == "eval") return attic::cli::eval(args);
+    std::cerr << "attic: unknown command '" << command << "'\n" << kUsage;
+    return 2;
+  } catch (const attic::Error& e) {
+    std::cout.flush();
+    std::cerr << "attic: " << one_line(e.what()) << "\n";
+    return 2;
+  } catch (const std::exception& e) {  // e.g. std::bad_alloc, filesystem errors
+    std::cout.flush();
+    std::cerr << "attic: " << one_line(e.what()) << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,68 @@
+#include "cli/train_config.h"
+
+#include "tensor/error.h"
+
+namespace attic::cli {
+
+void TrainConfig::bind(Options& o) {
+  o.bind("out_dir", out_dir, "where checkpoints and loss.svg go");
+  o.bind("eval_interval", eval_interval, "evaluate (and maybe checkpoint) every N iterations");
+  o.bind("log_interval", log_interval, "print an iter line every N iterations");
+  o.bind("eval_iters", eval_iters, "batches averaged per split in an evaluation");
+  o.bind("eval_only", eval_only, "evaluate once and exit");
+  o.bind("always_save_checkpoint", always_save_checkpoint, "save at every eval, not only when val improves");
+  o.bind("init_from", init_from, "scratch or resume (from out_dir)");
+  o.bind("dataset", dataset, "text file to train on (default: the shipped Shakespeare)");
+  o.bind("gradient_accumulation_steps", gradient_accumulation_steps, "micro-batches per step");
+  o.bind("batch_size", batch_size, "B");
+  o.bind("block_size", block_size, "T, the context length");
+  o.bind("n_layer", n_layer);
+  o.bind("n_head", n_head);
+  o.bind("n_embd", n_embd, "C");
+  o.bind("dropout", dropout);
+  o.bind("bias", bias, "biases in Linear and LayerNorm");
+  o.bind("learning_rate", learning_rate, "peak learning rate");
+  o.bind("max_iters", max_iters, "last iteration (the loop runs 0..max_iters)");
+  o.bind("weight_decay", weight_decay, "AdamW decay of the matrices");
+  o.bind("beta1", beta1);
+  o.bind("beta2", beta2);
+  o.bind("grad_clip", grad_clip, "clip the global gradient norm (0: off)");
+  o.bind("decay_lr", decay_lr, "warmup then cosine decay");
+  o.bind("warmup_iters", warmup_iters);
+  o.bind("lr_decay_iters", lr_decay_iters);
+  o.bind("min_lr", min_lr);
+  o.bind("device", device, "cpu or cuda");
+  o.bind("threads", threads, "CPU threads (0: all)");
+  o.bind("seed", seed, "seeds init, batches and dropout");
+}
+
+void TrainConfig::validate() const {
+  ATTIC_CHECK(init_from == "scratch" || init_from == "resume",
+              "init_from must be scratch or resume, got '", init_from, "'");
+  ATTIC_CHECK(device == "cpu" || device == "cuda", "device must be cpu or cuda, got '", device, "'");
+  ATTIC_CHECK(eval_interval > 0 && log_interval > 0 && eval_iters > 0,
+              "eval_interval, log_interval and eval_iters must be positive");
+  ATTIC_CHECK(gradient_accumulation_steps > 0, "gradient_accumulation_steps must be positive, got ",
+              gradient_accumulation_steps);
+  ATTIC_CHECK(batch_size > 0 && block_size > 0, "batch_size and block_size must be positive");
+  ATTIC_CHECK(max_iters >= 0, "max_iters must be >= 0, got ", max_iters);
+  ATTIC_CHECK(warmup_iters >= 0 && lr_decay_iters > warmup_iters,
+              "need 0 <= warmup_iters < lr_decay_iters, got ", warmup_iters, " and ", lr_decay_iters);
+  ATTIC_CHECK(threads >= 0, "threads must be >= 0, got ", threads);
+  ATTIC_CHECK(grad_clip >= 0, "grad_clip must be >= 0, got ", grad_clip);
+}
+
+models::GPTConfig TrainConfig::model_config(int64_t vocab_size) const {
+  models::GPTConfig c;
+  c.block_size = block_size;
+  c.vocab_size = vocab_size;
+  c.n_layer = n_layer;
+  c.n_head = n_head;
+  c.n_embd = n_embd;
+  c.dropout = dropout;
+  c.bias = bias;
+  c.validate();
+  return c;
+}
+
+}  // namespace attic::cli

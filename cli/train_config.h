@@ -1,0 +1,56 @@
+// Every key `attic train` accepts: nanoGPT's train.py globals that make sense here, plus
+// threads and seed. Defaults are train.py's (GPT-2 124M on OpenWebText); the configs in
+// config/ override them.
+#pragma once
+
+#include <string>
+
+#include "cli/options.h"
+#include "models/gpt/config.h"
+
+namespace attic::cli {
+
+struct TrainConfig {
+  // I/O
+  std::string out_dir = "out";
+  int64_t eval_interval = 2000;
+  int64_t log_interval = 1;
+  int64_t eval_iters = 200;
+  bool eval_only = false;
+  bool always_save_checkpoint = true;
+  std::string init_from = "scratch";  // or "resume"
+  // data
+  std::string dataset = "";  // a text file; empty: the shipped data/shakespeare_char/input.txt
+  int64_t gradient_accumulation_steps = 1;
+  int64_t batch_size = 12;
+  int64_t block_size = 1024;
+  // model
+  int64_t n_layer = 12;
+  int64_t n_head = 12;
+  int64_t n_embd = 768;
+  double dropout = 0.0;
+  bool bias = false;
+  // AdamW
+  double learning_rate = 6e-4;
+  int64_t max_iters = 600000;
+  double weight_decay = 1e-1;
+  double beta1 = 0.9;
+  double beta2 = 0.95;
+  double grad_clip = 1.0;  // 0 disables clipping
+  // learning-rate schedule
+  bool decay_lr = true;
+  int64_t warmup_iters = 2000;
+  int64_t lr_decay_iters = 600000;
+  double min_lr = 6e-5;
+  // system
+  std::string device = "cpu";
+  int64_t threads = 0;  // 0: ATTIC_NUM_THREADS or all hardware threads
+  int64_t seed = 1337;
+
+  void bind(Options& o);
+  // Range checks that no single key can express; throws attic::Error.
+  void validate() const;
+  models::GPTConfig model_config(int64_t vocab_size) const;
+};
+
+}  // namespace attic::cli

@@ -1,0 +1,27 @@
+// Causal self-attention, nanoGPT's CausalSelfAttention:
+//   q, k, v = split(x Wᵀ_attn, C)                 c_attn: Linear(C, 3C)
+//   att = softmax(mask(q kᵀ / √hs)) per head       mask: position t sees 0..t only
+//   y = (att v) heads concatenated, then c_proj    c_proj: Linear(C, C)
+#pragma once
+
+#include "models/gpt/config.h"
+#include "nn/nn.h"
+
+namespace attic::models {
+
+class CausalSelfAttention : public nn::UnaryModule {
+ public:
+  explicit CausalSelfAttention(const GPTConfig& cfg);
+  // x [B, T, C] -> [B, T, C]
+  Tensor forward(const Tensor& x) override;
+
+  std::shared_ptr<nn::Linear> c_attn, c_proj;
+  std::shared_ptr<nn::Dropout> attn_dropout, resid_dropout;
+  int64_t n_head, n_embd;
+
+ private:
+  Tensor future_mask(int64_t T);  // [T, T], 1 above the diagonal (t' > t)
+  Tensor mask_;                   // cached for the largest T seen
+};
+
+}  // namespace attic::models

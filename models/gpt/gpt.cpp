@@ -1,0 +1,121 @@
+#include "models/gpt/gpt.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attic::models {
+
+void GPTConfig::validate() const {
+  ATTIC_CHECK(block_size > 0 && vocab_size > 0 && n_layer > 0 && n_head > 0 && n_embd > 0,
+              "GPT: block_size, vocab_size, n_layer, n_head and n_embd must be positive (got ",
+              block_size, ", ", vocab_size, ", ", n_layer, ", ", n_head, ", ", n_embd, ")");
+  ATTIC_CHECK(n_embd % n_head == 0, "GPT: n_embd ", n_embd, " is not a multiple of n_head ", n_head);
+  ATTIC_CHECK(dropout >= 0 && dropout < 1, "GPT: dropout must be in [0, 1), got ", dropout);
+}
+
+GPT::GPT(const GPTConfig& cfg) : config(cfg) {
+  cfg.validate();
+  transformer = register_module("transformer", std::make_shared<nn::Module>());
+  wte = transformer->register_module("wte", std::make_shared<nn::Embedding>(cfg.vocab_size, cfg.n_embd));
+  wpe = transformer->register_module("wpe", std::make_shared<nn::Embedding>(cfg.block_size, cfg.n_embd));
+  drop = transformer->register_module("drop", std::make_shared<nn::Dropout>(cfg.dropout));
+  h = transformer->register_module("h", std::make_shared<nn::ModuleList>());
+  for (int64_t i = 0; i < cfg.n_layer; ++i) h->push_back(std::make_shared<Block>(cfg));
+  ln_f = transformer->register_module("ln_f", std::make_shared<nn::LayerNorm>(cfg.n_embd, cfg.bias));
+  lm_head = register_module("lm_head", std::make_shared<nn::Linear>(cfg.n_embd, cfg.vocab_size, false));
+  // Weight tying (Press & Wolf 2017): the output projection is the token embedding itself.
+  lm_head->weight = lm_head->replace_parameter("weight", wte->weight);
+
+  // nanoGPT's _init_weights, then the scaled c_proj init.
+  const double proj_std = 0.02 / std::sqrt(2.0 * double(cfg.n_layer));
+  for (auto& [name, p] : named_parameters()) {
+    const bool is_norm = name.find(".ln_") != std::string::npos;
+    if (is_norm) continue;  // LayerNorm: weight 1, bias 0 already
+    if (name.ends_with(".bias")) nn::init::zeros_(p);
+    else if (name.ends_with("c_proj.weight")) nn::init::normal_(p, 0.0, proj_std);
+    else nn::init::normal_(p, 0.0, 0.02);
+  }
+}
+
+GPT::Output GPT::forward(const Tensor& idx, const Tensor& targets) {
+  ATTIC_CHECK(idx.defined() && idx.dim() == 2 && idx.dtype() == kInt64,
+              "GPT: idx must be an int64 tensor [B, T], got ",
+              idx.defined() ? str(idx.shape()) : std::string("undefined"));
+  const int64_t T = idx.size(1);
+  ATTIC_CHECK(T <= config.block_size, "GPT: cannot forward a sequence of length ", T,
+              ", block size is only ", config.block_size);
+  Tensor pos = arange(0, double(T), 1, TensorOptions(kInt64).device(idx.device()));
+  Tensor x = drop->forward(wte->forward(idx) + wpe->forward(pos));  // [B, T, C] + [T, C]
+  for (size_t i = 0; i < h->size(); ++i) x = h->at<Block>(i)->forward(x);
+  x = ln_f->forward(x);
+
+  Output out;
+  if (targets.defined()) {
+    ATTIC_CHECK(targets.shape() == idx.shape(), "GPT: targets ", str(targets.shape()),
+                " must have idx's shape ", str(idx.shape()));
+    out.logits = lm_head->forward(x);  // [B, T, V]
+    out.loss = cross_entropy(out.logits.view({-1, config.vocab_size}), targets.reshape({-1}), -1);
+  } else {
+    // Inference needs only the last position: skip the [B, T, V] projection.
+    out.logits = lm_head->forward(x.narrow(1, T - 1, 1));  // [B, 1, V]
+  }
+  return out;
+}
+
+Tensor GPT::generate(const Tensor& idx_in, int64_t max_new_tokens, double temperature,
+                     int64_t top_k, Generator* gen) {
+  ATTIC_CHECK(temperature >= 0, "generate: temperature must be >= 0, got ", temperature);
+  ATTIC_CHECK(top_k >= 0, "generate: top_k must be >= 0, got ", top_k);
+  Generator& g = gen ? *gen : default_generator();
+  NoGradGuard no_grad;
+  const bool was_training = is_training();
+  eval();
+  const int64_t B = idx_in.size(0), V = config.vocab_size;
+  std::vector<int64_t> seq = idx_in.contiguous().to_vector<int64_t>();
+  int64_t T = idx_in.size(1);
+  for (int64_t step = 0; step < max_new_tokens; ++step) {
+    const int64_t Tc = std::min(T, config.block_size);
+    Tensor ctx = from_vector(seq, {B, T}).narrow(1, T - Tc, Tc).contiguous();
+    const std::vector<float> logits = forward(ctx).logits.to_vector<float>();  // [B, 1, V]
+    std::vector<int64_t> next(static_cast<size_t>(B));
+    for (int64_t b = 0; b < B; ++b) {
+      std::vector<double> l(logits.begin() + b * V, logits.begin() + (b + 1) * V);
+      if (temperature == 0) {
+        next[size_t(b)] = std::max_element(l.begin(), l.end()) - l.begin();
+        continue;
+      }
+      for (double& x : l) x /= temperature;
+      if (top_k > 0 && top_k < V) {  // everything below the k-th largest logit is dropped
+        std::vector<double> sorted = l;
+        std::nth_element(sorted.begin(), sorted.begin() + (top_k - 1), sorted.end(), std::greater<>());
+        const double kth = sorted[size_t(top_k - 1)];
+        for (double& x : l) if (x < kth) x = -std::numeric_limits<double>::infinity();
+      }
+      // softmax with the max subtracted, then one draw from the categorical distribution
+      const double m = *std::max_element(l.begin(), l.end());
+      double total = 0;
+      for (double& x : l) total += (x = std::exp(x - m));
+      double u = g.uniform() * total;
+      int64_t pick = V - 1;
+      for (int64_t i = 0; i < V; ++i) {
+        if ((u -= l[size_t(i)]) < 0) { pick = i; break; }
+      }
+      next[size_t(b)] = pick;
+    }
+    std::vector<int64_t> grown;
+    grown.reserve(seq.size() + size_t(B));
+    for (int64_t b = 0; b < B; ++b) {
+      grown.insert(grown.end(), seq.begin() + b * T, seq.begin() + (b + 1) * T);
+      grown.push_back(next[size_t(b)]);
+    }
+    seq = std::move(grown);
+    ++T;
+  }
+  train(was_training);
+  return from_vector(seq, {B, T});
+}
+
+int64_t GPT::num_params_non_embedding() const { return num_parameters() - wpe->weight.numel(); }
+
+}  // namespace attic::models

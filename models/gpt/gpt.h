@@ -1,0 +1,47 @@
+// nanoGPT's GPT (Karpathy, model.py), module for module, so that parameter names match
+// (transformer.wte.weight, transformer.h.0.attn.c_attn.weight, lm_head.weight, ...) and a
+// checkpoint moves between attic and nanoGPT's PyTorch model.
+//
+//   x = drop(wte[idx] + wpe[0..T-1])
+//   x = h.N(... h.0(x))            N pre-LN blocks
+//   logits = ln_f(x) @ wteᵀ        lm_head shares wte's weight (weight tying)
+#pragma once
+
+#include "models/gpt/block.h"
+#include "tensor/random.h"
+
+namespace attic::models {
+
+class GPT : public nn::Module {
+ public:
+  // Builds and initializes: Linear and Embedding weights ~ N(0, 0.02), biases 0, LayerNorm
+  // weights 1; every c_proj.weight (the residual projections) ~ N(0, 0.02/√(2·n_layer)),
+  // GPT-2's scaled init.
+  explicit GPT(const GPTConfig& cfg);
+
+  struct Output {
+    Tensor logits;  // [B, T, V], or [B, 1, V] (last position only) without targets
+    Tensor loss;    // 0-d mean cross-entropy; undefined without targets
+  };
+  // idx [B, T] int64 token ids, T <= block_size; targets [B, T] int64 (-1 = ignore).
+  Output forward(const Tensor& idx, const Tensor& targets = Tensor());
+
+  // Appends max_new_tokens tokens to idx [B, T0]: crop the context to block_size, divide the
+  // last logits by temperature, keep the top_k largest (0 = all), softmax, draw one.
+  // temperature 0 means greedy (argmax). Runs without a graph and in eval mode.
+  Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature = 1.0,
+                  int64_t top_k = 0, Generator* gen = nullptr);
+
+  // Parameter count as nanoGPT reports it: wpe excluded, the tied wte counted once.
+  int64_t num_params_non_embedding() const;
+
+  GPTConfig config;
+  std::shared_ptr<nn::Module> transformer;  // children: wte, wpe, drop, h, ln_f
+  std::shared_ptr<nn::Embedding> wte, wpe;
+  std::shared_ptr<nn::Dropout> drop;
+  std::shared_ptr<nn::ModuleList> h;
+  std::shared_ptr<nn::LayerNorm> ln_f;
+  std::shared_ptr<nn::Linear> lm_head;
+};
+
+}  // namespace attic::models

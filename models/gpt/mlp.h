@@ -1,0 +1,19 @@
+// nanoGPT's MLP: c_fc Linear(C, 4C) -> exact GELU -> c_proj Linear(4C, C) -> dropout.
+#pragma once
+
+#include "models/gpt/config.h"
+#include "nn/nn.h"
+
+namespace attic::models {
+
+class MLP : public nn::UnaryModule {
+ public:
+  explicit MLP(const GPTConfig& cfg);
+  // x [B, T, C] -> [B, T, C]
+  Tensor forward(const Tensor& x) override;
+
+  std::shared_ptr<nn::Linear> c_fc, c_proj;
+  std::shared_ptr<nn::Dropout> dropout;
+};
+
+}  // namespace attic::models

@@ -1,0 +1,177 @@
+// The `attic` command end to end, on a tiny corpus: train, resume, sample, eval, errors.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sstream>
+
+#include "helpers.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;  // stdout and stderr together
+};
+
+// Runs `attic <args>` and captures what it prints.
+Run attic_run(const std::string& args) {
+  const std::string cmd = std::string(ATTIC_BIN) + " " + args + " 2>&1";  // set by CMake
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// A scratch folder holding a small corpus, removed at the end of the test.
+struct Scratch {
+  fs::path dir;
+  Scratch() {
+    dir = fs::temp_directory_path() / ("attic-cli-" + std::to_string(std::random_device{}()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "corpus.txt") << [] {
+      std::string s;
+      for (int i = 0; i < 60; ++i) s += "To be, or not to be, that is the question.\n";
+      return s;
+    }();
+  }
+  ~Scratch() { fs::remove_all(dir); }
+  std::string path(const std::string& name) const { return (dir / name).string(); }
+  // The flags of a tiny model on the corpus.
+  std::string tiny(const std::string& out_dir) const {
+    return "--dataset=" + path("corpus.txt") + " --out_dir=" + path(out_dir) +
+           " --n_layer=1 --n_head=2 --n_embd=16 --block_size=16 --batch_size=4 --eval_iters=2"
+           " --warmup_iters=5 --lr_decay_iters=30 --learning_rate=3e-3 --min_lr=3e-4"
+           " --log_interval=1 --threads=1";
+  }
+};
+
+std::vector<std::string> lines_matching(const std::string& text, const std::string& pattern) {
+  std::vector<std::string> out;
+  std::regex re(pattern);
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (std::regex_search(line, re)) out.push_back(line);
+  return out;
+}
+
+// "iter 7: loss 2.1234, time 3.21 ms" -> "iter 7: loss 2.1234" (time varies run to run)
+std::vector<std::string> losses(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::string l : lines_matching(text, "^(iter|step) ")) {
+    const size_t t = l.find(", time");
+    out.push_back(t == std::string::npos ? l : l.substr(0, t));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("attic train runs 30 iterations on a tiny corpus and writes its outputs", "[cli][e2e]") {
+  Scratch s;
+  Run r = attic_run("train " + s.tiny("out") + " --max_iters=30 --eval_interval=10");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(lines_matching(r.out, "^step (0|10|20|30): train loss [0-9.]+, val loss [0-9.]+$").size() == 4);
+  CHECK(lines_matching(r.out, "^iter [0-9]+: loss [0-9.]+, time [0-9.]+ ms$").size() == 31);
+  CHECK(lines_matching(r.out, "^Overriding: max_iters = 30$").size() == 1);
+  CHECK(fs::exists(s.path("out/ckpt.safetensors")));
+  CHECK(fs::exists(s.path("out/optim.safetensors")));
+  CHECK(fs::exists(s.path("out/loss.svg")));
+  CHECK_FALSE(fs::exists(s.path("out/ckpt.safetensors.tmp")));
+  // it learned something: the last eval is well below the first
+  std::vector<std::string> steps = lines_matching(r.out, "^step ");
+  const double first = std::stod(steps.front().substr(steps.front().rfind(' ') + 1));
+  const double last = std::stod(steps.back().substr(steps.back().rfind(' ') + 1));
+  CHECK(last < first - 0.3);
+
+  Run smp = attic_run("sample --out_dir=" + s.path("out") +
+                      " --start=To --num_samples=2 --max_new_tokens=20 --seed=3");
+  INFO(smp.out);
+  CHECK(smp.code == 0);
+  CHECK(lines_matching(smp.out, "^---------------$").size() == 2);
+  CHECK(smp.out.rfind("To", 0) == 0);
+  Run again = attic_run("sample --out_dir=" + s.path("out") +
+                        " --start=To --num_samples=2 --max_new_tokens=20 --seed=3");
+  CHECK(again.out == smp.out);  // seeded
+
+  Run ev = attic_run("eval --out_dir=" + s.path("out"));
+  INFO(ev.out);
+  CHECK(ev.code == 0);
+  CHECK(lines_matching(ev.out, "^iter 30 checkpoint: train loss [0-9.]+, val loss [0-9.]+$").size() == 1);
+}
+
+TEST_CASE("N iterations straight equal N/2 then a resume of N/2", "[cli][e2e]") {
+  Scratch s;
+  const std::string common = " --max_iters=20 --eval_interval=10 --always_save_checkpoint=true --dropout=0.1";
+  Run straight = attic_run("train " + s.tiny("a") + common);
+  REQUIRE(straight.code == 0);
+  Run first = attic_run("train " + s.tiny("b") + " --max_iters=10 --eval_interval=10 --always_save_checkpoint=true --dropout=0.1");
+  REQUIRE(first.code == 0);
+  Run second = attic_run("train " + s.tiny("b") + common + " --init_from=resume");
+  INFO(second.out);
+  REQUIRE(second.code == 0);
+  CHECK(lines_matching(second.out, "^resuming from .* at iteration 10$").size() == 1);
+
+  std::vector<std::string> want = losses(straight.out);
+  std::vector<std::string> got = losses(first.out);
+  // the first run ends with its step-10 evaluation and the step at iter 10; the resumed run
+  // evaluates iteration 10 again and goes on from there
+  got.pop_back();  // iter 10 of the first run
+  got.pop_back();  // step 10 of the first run
+  std::vector<std::string> rest = losses(second.out);
+  got.insert(got.end(), rest.begin(), rest.end());
+  CHECK(got == want);
+}
+
+TEST_CASE("bad flags and configs give one line and exit code 2", "[cli][errors]") {
+  Scratch s;
+  Run r = attic_run("train --no_such_key=1");
+  CHECK(r.code == 2);
+  CHECK(r.out == "attic: unknown config key 'no_such_key' (--help lists the keys)\n");
+  r = attic_run("train --batch_size=twelve");
+  CHECK(r.code == 2);
+  CHECK(r.out == "attic: config key 'batch_size' expects an integer, got 'twelve'\n");
+  r = attic_run("train " + s.path("missing.cfg"));
+  CHECK(r.code == 2);
+  CHECK(r.out == "attic: cannot read config file '" + s.path("missing.cfg") + "'\n");
+  std::ofstream(s.path("bad.cfg")) << "n_layer = 2\nthis line has no equals sign\n";
+  r = attic_run("train " + s.path("bad.cfg"));
+  CHECK(r.code == 2);
+  CHECK(lines_matching(r.out, "^attic: .*bad.cfg:2: expected 'key = value'").size() == 1);
+  r = attic_run("train --dataset=" + s.path("nope.txt") + " --max_iters=1");
+  CHECK(r.code == 2);
+  CHECK(lines_matching(r.out, "^attic: .*nope.txt").size() == 1);
+  r = attic_run("frobnicate");
+  CHECK(r.code == 2);
+  r = attic_run("train --init_from=resume --out_dir=" + s.path("empty"));
+  CHECK(r.code == 2);
+  CHECK(lines_matching(r.out, "^attic: ").size() == 1);
+}
+
+TEST_CASE("a corrupt checkpoint is an error, never a crash", "[cli][errors]") {
+  Scratch s;
+  REQUIRE(attic_run("train " + s.tiny("out") + " --max_iters=2 --eval_interval=1").code == 0);
+  const std::string ckpt = s.path("out/ckpt.safetensors");
+  const auto size = fs::file_size(ckpt);
+  fs::resize_file(ckpt, size / 2);
+  Run r = attic_run("sample --out_dir=" + s.path("out") + " --max_new_tokens=5");
+  CHECK(r.code == 2);
+  CHECK(lines_matching(r.out, "^attic: .*ckpt.safetensors").size() == 1);
+  r = attic_run("train " + s.tiny("out") + " --max_iters=4 --init_from=resume");
+  CHECK(r.code == 2);
+}
+
+TEST_CASE("attic train --help lists the keys", "[cli]") {
+  Run r = attic_run("train --help");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("--learning_rate=") != std::string::npos);
+  CHECK(r.out.find("--threads=") != std::string::npos);
+}
