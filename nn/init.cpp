@@ -35,7 +35,9 @@ void ones_(Tensor& t) { constant_(t, 1.0); }
 std::pair<int64_t, int64_t> fans(const Tensor& t) {
   ATTIC_CHECK(t.dim() >= 2, "init: fan in and fan out need a tensor of at least 2 dims, got ",
               str(t.shape()));
-  const int64_t receptive = t.numel() / (t.size(0) * t.size(1));
+  // a product, not numel / (size(0) · size(1)), which divides by zero for [0, in]
+  int64_t receptive = 1;
+  for (int64_t d = 2; d < t.dim(); ++d) receptive *= t.size(d);
   return {t.size(1) * receptive, t.size(0) * receptive};
 }
 

@@ -27,6 +27,7 @@ Tensor Module::register_parameter(const std::string& name, Tensor t, bool requir
 
 Tensor Module::register_buffer(const std::string& name, Tensor t) {
   check_name("register_buffer", name);
+  ATTIC_CHECK(t.defined(), "register_buffer: '", name, "' is an undefined tensor");
   ATTIC_CHECK(!has_name(params_, name) && !has_name(buffers_, name) && !has_name(children_, name),
               "register_buffer: '", name, "' is already registered");
   buffers_.emplace_back(name, t);
@@ -136,18 +137,24 @@ void Module::load_state_dict(const StateDict& dict, bool strict) {
     for (const auto& [name, t] : mine)
       ATTIC_CHECK(dict.count(name), "load_state_dict: missing key '", name, "'");
   }
-  NoGradGuard no_grad;
+  // Every check before the first copy: a failed load leaves the module as it was.
   for (const auto& [name, dst] : mine) {
     auto it = dict.find(name);
     if (it == dict.end()) continue;
     const Tensor& src = it->second;
+    ATTIC_CHECK(src.defined(), "load_state_dict: '", name, "' is an undefined tensor in the dict");
     ATTIC_CHECK(src.shape() == dst.shape(), "load_state_dict: '", name, "' has shape ",
                 str(src.shape()), " in the dict but ", str(dst.shape()), " in the module");
     ATTIC_CHECK(src.dtype() == dst.dtype(), "load_state_dict: '", name, "' has dtype ",
                 dtype_name(src.dtype()), " in the dict but ", dtype_name(dst.dtype()),
                 " in the module");
+  }
+  NoGradGuard no_grad;
+  for (const auto& [name, dst] : mine) {
+    auto it = dict.find(name);
+    if (it == dict.end()) continue;
     Tensor d = dst;
-    d.copy_(src.to(dst.device()));
+    d.copy_(it->second.to(dst.device()));
   }
 }
 

@@ -46,8 +46,9 @@ Tensor layer_norm(const Tensor& x_in, const Tensor& weight, const Tensor& bias, 
   }
   ATTIC_CHECK(eps >= 0, "layer_norm: eps must be >= 0, got ", eps);
   Backend& be = detail::backend_of("layer_norm", {x_in, weight, bias});
-  const Tensor x = x_in.contiguous().detach().view({-1, C});
-  const int64_t N = x.size(0);
+  // N from the leading dims, not view({-1, C}): -1 cannot be inferred when C = 0.
+  const int64_t N = numel_of(Shape(x_in.shape().begin(), x_in.shape().end() - 1));
+  const Tensor x = x_in.contiguous().detach().view({N, C});
   const TensorOptions o = TensorOptions(x.dtype()).device(x.device());
   Tensor out = empty(x.shape(), o), mean = empty({N}, o), rstd = empty({N}, o);
   const Tensor w = weight.defined() ? weight.contiguous() : Tensor();
