@@ -1,17 +1,26 @@
 # attic's front door. Each target installs what is missing, configures, builds and runs.
+#   make shakespeare     train the laptop GPT recipe on Shakespeare, then sample from it
 #   make test            Release build in build/, every test
 #   make test-sanitize   the same in build-asan/ with AddressSanitizer + UBSan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps build test test-sanitize clean
+.PHONY: deps configure build shakespeare test test-sanitize clean
 
 deps:
 	@scripts/install-deps.sh
 
-build: deps
+configure: deps
 	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+
+build: configure
 	@cmake --build build -j$(JOBS)
+
+# The laptop recipe (config/shakespeare_char_cpu.cfg): 2000 iterations, then three samples.
+shakespeare: configure
+	@cmake --build build -j$(JOBS) --target attic_cli
+	./build/attic train config/shakespeare_char_cpu.cfg
+	./build/attic sample --out_dir=out-shakespeare-char-cpu --num_samples=3 --max_new_tokens=300
 
 test: build
 	cd build && ctest --output-on-failure -j$(JOBS)
