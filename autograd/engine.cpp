@@ -93,8 +93,8 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
       if (g.defined())
         ATTIC_CHECK(g.shape() == e.shape, "backward: ", node->name(), " returned a gradient of "
                     "shape ", str(g.shape()), " for input ", i, " of shape ", str(e.shape));
-      if (e.leaf) {
-        if (g.defined()) accumulate(*e.leaf, g);
+      if (!e.fn) {
+        if (auto leaf = e.leaf.lock(); leaf && g.defined()) accumulate(*leaf, g);
         continue;
       }
       Tensor& slot = pending[e.fn.get()];

@@ -15,12 +15,16 @@ namespace attic::autograd {
 
 // Where the gradient of one input goes: into the node that produced it, or, for a leaf,
 // straight into leaf->grad. Both empty: that input needs no gradient.
+//
+// The leaf is held weakly: with create_graph, leaf.grad holds a graph whose edges point back
+// at the leaf, and a strong pointer would make that a cycle that is never freed. A leaf
+// that nobody holds any more has a .grad that nobody can read, so it is simply skipped.
 struct Edge {
   std::shared_ptr<Node> fn;
-  std::shared_ptr<TensorImpl> leaf;
+  std::weak_ptr<TensorImpl> leaf;
   Shape shape;  // the input's shape, which the returned gradient must have
   DType dtype = DType::Float32;
-  bool needed() const { return fn || leaf; }
+  bool needed() const { return fn || !leaf.expired(); }
 };
 
 class Node {

@@ -270,7 +270,7 @@ Tensor from_vector(const std::vector<T>& data, const Shape& shape, TensorOptions
     host.device_ = Device::CPU;
     host.requires_grad_ = false;
     Tensor t = empty(s, host);
-    std::memcpy(t.raw_data(), data.data(), data.size() * sizeof(T));
+    if (!data.empty()) std::memcpy(t.raw_data(), data.data(), data.size() * sizeof(T));
     t = t.to(o.device_);
     if (o.requires_grad_) t.requires_grad_(true);
     return t;

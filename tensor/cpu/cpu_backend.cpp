@@ -43,8 +43,10 @@ void CpuBackend::copy_to_host(void* dst, const void* src, size_t n) { std::memcp
 
 #ifndef ATTIC_WITH_CUDA
 Backend& backend_for(Device device) {
-  static cpu::CpuBackend cpu_backend;
-  if (device == Device::CPU) return cpu_backend;
+  // Never destroyed: a static or thread_local Tensor may free its storage after every other
+  // static object is gone, and it still needs its backend to do so.
+  static cpu::CpuBackend* cpu_backend = new cpu::CpuBackend;
+  if (device == Device::CPU) return *cpu_backend;
   throw Error("attic was built without CUDA");
 }
 #endif

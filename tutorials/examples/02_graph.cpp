@@ -10,10 +10,11 @@ using namespace attic;
 
 Tensor a, b, k;  // the leaves, global so that print_graph can name them
 
-// The name of the leaf tensor an edge points to.
-std::string leaf_name(const std::shared_ptr<TensorImpl>& leaf) {
-  if (leaf == a.impl_ptr()) return "a";
-  if (leaf == b.impl_ptr()) return "b";
+// The name of the leaf tensor an edge points to (edges hold leaves weakly).
+std::string leaf_name(const std::weak_ptr<TensorImpl>& leaf) {
+  const std::shared_ptr<TensorImpl> p = leaf.lock();
+  if (p == a.impl_ptr()) return "a";
+  if (p == b.impl_ptr()) return "b";
   return "?";
 }
 
@@ -23,7 +24,7 @@ void print_graph(const std::shared_ptr<autograd::Node>& node, int depth) {
   std::cout << indent << node->name() << "\n";
   for (const autograd::Edge& e : node->inputs) {
     if (e.fn) print_graph(e.fn, depth + 1);
-    else if (e.leaf) std::cout << indent << "  leaf " << leaf_name(e.leaf) << "\n";
+    else if (!e.leaf.expired()) std::cout << indent << "  leaf " << leaf_name(e.leaf) << "\n";
     else std::cout << indent << "  (input needs no gradient)\n";
   }
 }

@@ -59,9 +59,17 @@ int main() {
     optim::clip_grad_norm_(model.parameters(), 1.0);
     opt.step();
     opt.zero_grad();
-    if (iter % 10 == 0)
+    // Only the first iterations are printed as numbers: rounding differs in the last bit
+    // between builds (-O2, -O3, sanitizers), and training amplifies it, so later losses are
+    // checked against a threshold instead of printed.
+    if (iter <= 20 && iter % 10 == 0)
       std::printf("iter %3lld: loss %.2f\n", (long long)iter, loss.item<double>());
+    if (iter == max_iters)
+      std::printf("iter %3lld: loss below 3.5: %s\n", (long long)iter,
+                  loss.item<double>() < 3.5 ? "yes" : "no");
   }
-  std::printf("val loss after: %.2f\n", estimate_loss(model, ds, Split::Val, B, T, 20));
+  const double val = estimate_loss(model, ds, Split::Val, B, T, 20);
+  std::printf("val loss after: below 3.35, the frequency-only model of chapter 4: %s\n",
+              val < 3.35 ? "yes" : "no");
   return 0;
 }
