@@ -105,6 +105,8 @@ class Tensor {
   void retain_grad() const;                  // keep .grad on a non-leaf too
   // Backpropagates from this tensor. grad defaults to 1 for a one-element tensor.
   // Gradients ADD into the .grad of leaves; call zero_grad / set_grad({}) between steps.
+  // With create_graph, .grad is itself a graph whose nodes may hold this tensor: as in
+  // PyTorch that is a reference cycle, so set_grad({}) when done with it.
   void backward(const Tensor& grad = Tensor(), bool retain_graph = false,
                 bool create_graph = false) const;
   Tensor detach() const;  // same storage, cut from the graph

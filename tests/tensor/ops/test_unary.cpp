@@ -19,7 +19,9 @@ Tensor first_grad(Tensor (*f)(const Tensor&), const Tensor& x) {
   Tensor z = x * 1.0;  // a non-leaf that keeps its .grad
   z.retain_grad();
   sum(f(z)).backward(Tensor(), /*retain_graph=*/true, /*create_graph=*/true);
-  return z.grad();
+  Tensor g = z.grad();
+  z.set_grad(Tensor());  // z.grad holds a graph that refers back to z: drop it, or both leak
+  return g;
 }
 
 // d/dx of f(x) at each element of xs, through backward.
