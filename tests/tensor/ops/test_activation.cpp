@@ -17,7 +17,9 @@ Tensor first_grad(const std::function<Tensor(const Tensor&)>& f, const Tensor& x
   z.retain_grad();
   sum(f(z)).backward(Tensor(), /*retain_graph=*/true, /*create_graph=*/true);
   Tensor g = z.grad();
-  z.set_grad(Tensor());  // z.grad holds a graph that refers back to z: drop it, or both leak
+  // z.grad and x.grad hold graphs that refer back to z and x: drop them, or they leak
+  z.set_grad(Tensor());
+  x.set_grad(Tensor());
   return g;
 }
 
