@@ -2,10 +2,11 @@
 #   make shakespeare     train the laptop GPT recipe on Shakespeare, then sample from it
 #   make test            Release build in build/, every test
 #   make test-sanitize   the same in build-asan/ with AddressSanitizer + UBSan
+#   make bench-peer      attic's training step against PyTorch's, 1 and 2 threads
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build shakespeare test test-sanitize clean
+.PHONY: deps configure build shakespeare test test-sanitize bench-peer clean
 
 deps:
 	@scripts/install-deps.sh
@@ -30,6 +31,12 @@ test-sanitize: deps
 	@cmake --build build-asan -j$(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j$(JOBS)
+
+# PyTorch (Debian's python3-torch, with OpenBLAS) is installed only for this comparison.
+bench-peer: configure
+	@scripts/install-deps.sh python3-torch libopenblas0-pthread
+	@cmake --build build -j$(JOBS) --target attic_cli
+	bench/peer/compare.sh
 
 clean:
 	rm -rf build build-asan

@@ -10,5 +10,6 @@ namespace attic::cli {
 int train(const std::vector<std::string>& args);
 int sample(const std::vector<std::string>& args);
 int eval(const std::vector<std::string>& args);
+int bench(const std::vector<std::string>& args);
 
 }  // namespace attic::cli

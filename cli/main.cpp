@@ -17,7 +17,8 @@ const char* kUsage =
     "commands:\n"
     "  train    train the GPT (attic train --help lists the keys)\n"
     "  sample   generate text from a checkpoint\n"
-    "  eval     print a checkpoint's train and val loss\n";
+    "  eval     print a checkpoint's train and val loss\n"
+    "  bench    time the GEMM (attic bench gemm) or a training step (attic bench train)\n";
 
 // One line, whatever the message holds.
 std::string one_line(std::string s) {
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
     if (command == "train") return attic::cli::train(args);
     if (command == "sample") return attic::cli::sample(args);
     if (command == "eval") return attic::cli::eval(args);
+    if (command == "bench") return attic::cli::bench(args);
     std::cerr << "attic: unknown command '" << command << "'\n" << kUsage;
     return 2;
   } catch (const attic::Error& e) {

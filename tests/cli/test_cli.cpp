@@ -175,3 +175,18 @@ TEST_CASE("attic train --help lists the keys", "[cli]") {
   CHECK(r.out.find("--learning_rate=") != std::string::npos);
   CHECK(r.out.find("--threads=") != std::string::npos);
 }
+
+TEST_CASE("attic bench train prints one JSON line with ms_per_iter", "[cli][bench]") {
+  Run r = attic_run("bench train --preset=cpu --iters=2 --warmup=0 --threads=1 --json=true");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(lines_matching(r.out, "^\\{\"bench\": \"train\", \"preset\": \"cpu\", \"threads\": 1, "
+                              "\"iters\": 2, \"ms_per_iter\": [0-9.]+, \"tokens_per_s\": [0-9]+\\}$")
+            .size() == 1);
+  Run bad = attic_run("bench train --preset=tpu");
+  CHECK(bad.code == 2);
+  CHECK(bad.out == "attic: bench train: preset must be cpu or gpu-size, got 'tpu'\n");
+  Run what = attic_run("bench fastest");
+  CHECK(what.code == 2);
+  CHECK(what.out == "attic: bench: expected 'attic bench gemm' or 'attic bench train', got 'fastest'\n");
+}

@@ -1,0 +1,62 @@
+"""PyTorch's side of `attic bench train`: the same GPT (bench/peer/gpt.py), batch and step
+(forward, backward, clip_grad_norm_, AdamW with nanoGPT's groups) on Shakespeare batches.
+Prints one JSON line with the median ms per step, like `attic bench train --json=true`:
+    /usr/bin/python3 bench/peer/bench_step.py --preset=cpu --threads=2 --iters=100
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+from gpt import GPT  # noqa: E402
+
+PRESETS = {
+    "cpu": (12, dict(block_size=64, n_layer=4, n_head=4, n_embd=128, dropout=0.0)),
+    "gpu-size": (64, dict(block_size=256, n_layer=6, n_head=6, n_embd=384, dropout=0.2)),
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--preset", default="cpu", choices=sorted(PRESETS))
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--iters", type=int, default=100)
+    ap.add_argument("--warmup", type=int, default=5)
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(1337)
+    B, model_cfg = PRESETS[a.preset]
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "data", "shakespeare_char", "input.txt")
+    text = open(path, "rb").read()
+    chars = sorted(set(text))
+    stoi = {c: i for i, c in enumerate(chars)}
+    data = torch.from_numpy(np.array([stoi[c] for c in text[: int(len(text) * 0.9)]], dtype=np.int64))
+    cfg = dict(model_cfg, vocab_size=len(chars), bias=False)
+    T = cfg["block_size"]
+    model = GPT(cfg)
+    opt = torch.optim.AdamW(model.param_groups(0.1), lr=1e-3, betas=(0.9, 0.99))
+    times = []
+    for it in range(a.warmup + a.iters):
+        t0 = time.perf_counter()
+        ix = torch.randint(len(data) - T, (B,))
+        x = torch.stack([data[i:i + T] for i in ix])
+        y = torch.stack([data[i + 1:i + 1 + T] for i in ix])
+        _, loss = model(x, y)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        if it >= a.warmup:
+            times.append((time.perf_counter() - t0) * 1000)
+    times.sort()
+    print(json.dumps({"bench": "train", "framework": "pytorch " + torch.__version__, "preset": a.preset,
+                      "threads": a.threads, "iters": a.iters, "ms_per_iter": round(times[len(times) // 2], 2)}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,190 @@
+// attic bench: timings, never tests.
+//
+//   attic bench gemm [--threads=N] [--json=true]
+//       GFLOP/s of the packed GEMM and of the naive loop, and % of peak, at square sizes and
+//       at the laptop recipe's shapes in the forward and the transposed backward layouts.
+//   attic bench train --preset=cpu|gpu-size [--threads=N] [--iters=100] [--json=true]
+//       ms per training step (forward, backward, clipping, AdamW) of the GPT recipe.
+//
+// Each GEMM figure is the best of several runs, so a busy machine shows its quietest
+// moment; a training figure is the median step after a warm-up.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "data/text_dataset.h"
+#include "models/gpt.h"
+#include "optim/optim.h"
+#include "tensor/cpu/gemm.h"
+#include "tensor/cpu/thread_pool.h"
+
+namespace attic::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Seconds of one call of f: the best of `runs` runs, each the mean over enough calls to
+// last 0.1 s (after one untimed warm-up call, which also sizes the runs).
+double best_seconds(const std::function<void()>& f, int runs) {
+  auto t0 = Clock::now();
+  f();
+  const double once = std::chrono::duration<double>(Clock::now() - t0).count();
+  const int reps = std::max(1, int(0.1 / std::max(once, 1e-9)));
+  double best = 1e30;
+  for (int r = 0; r < runs; ++r) {
+    t0 = Clock::now();
+    for (int i = 0; i < reps; ++i) f();
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count() / reps);
+  }
+  return best;
+}
+
+struct GemmCase {
+  const char* what;
+  int64_t M, N, K;
+  bool trans_a, trans_b;  // read A (or B) through transposed strides, as backward does
+};
+
+int bench_gemm(int64_t threads_opt, double peak_per_core, bool json) {
+  // y = x Wᵀ in forward reads W transposed; backward computes dx = dy W (plain) and
+  // dW = dyᵀ x (A transposed). These are the recipe's (B·T = 768, C = 128) products.
+  const std::vector<GemmCase> cases = {
+      {"square", 512, 512, 512, false, false},
+      {"square", 1024, 1024, 1024, false, false},
+      {"c_attn fwd x Wt", 768, 384, 128, false, true},
+      {"c_attn bwd dy W", 768, 128, 384, false, false},
+      {"c_attn bwd dyt x", 384, 128, 768, true, false},
+      {"c_fc fwd x Wt", 768, 512, 128, false, true},
+      {"mlp c_proj fwd", 768, 128, 512, false, true},
+      {"mlp c_proj bwd dy W", 768, 512, 128, false, false},
+      {"mlp c_proj bwd dyt x", 128, 512, 768, true, false},
+  };
+  std::vector<int> thread_counts = {1, 2};
+  if (threads_opt > 0) thread_counts = {int(threads_opt)};
+  if (!json) {
+    std::printf("C[M, N] = A[M, K] @ B[K, N], float32; %% of peak = threads x %.0f GFLOP/s\n",
+                peak_per_core);
+    std::printf("%-22s %5s %5s %5s %3s %9s %7s %9s %8s\n", "shape", "M", "N", "K", "thr",
+                "GFLOP/s", "% peak", "naive", "speedup");
+  }
+  std::mt19937 rng(0);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (const GemmCase& c : cases) {
+    std::vector<float> A(size_t(c.M * c.K)), B(size_t(c.K * c.N)), C(size_t(c.M * c.N));
+    for (float& x : A) x = u(rng);
+    for (float& x : B) x = u(rng);
+    // (row stride, column stride) of A [M, K] and B [K, N] in their layouts
+    const int64_t rsa = c.trans_a ? 1 : c.K, csa = c.trans_a ? c.M : 1;
+    const int64_t rsb = c.trans_b ? 1 : c.N, csb = c.trans_b ? c.K : 1;
+    const double flop = 2.0 * double(c.M) * double(c.N) * double(c.K);
+    for (int t : thread_counts) {
+      set_num_threads(t);
+      const double fast = flop * 1e-9 / best_seconds([&] {
+        cpu::gemm<float>(c.M, c.N, c.K, A.data(), rsa, csa, B.data(), rsb, csb, C.data(), c.N);
+      }, 5);
+      // the naive loop, split over threads by rows; one run at 1024^3 (about a second)
+      const double naive = flop * 1e-9 / best_seconds([&] {
+        cpu::parallel_for(0, c.M, 1, [&](int64_t i0, int64_t i1) {
+          cpu::gemm_naive<float>(i1 - i0, c.N, c.K, A.data() + i0 * rsa, rsa, csa, B.data(), rsb,
+                                 csb, C.data() + i0 * c.N, c.N);
+        });
+      }, c.M * c.N * c.K > 512 * 512 * 512 ? 1 : 3);
+      const double pct = 100.0 * fast / (t * peak_per_core);
+      if (json)
+        std::printf("{\"bench\": \"gemm\", \"shape\": \"%s\", \"M\": %lld, \"N\": %lld, \"K\": %lld, "
+                    "\"threads\": %d, \"gflops\": %.1f, \"percent_of_peak\": %.1f, "
+                    "\"naive_gflops\": %.2f}\n", c.what, (long long)c.M, (long long)c.N,
+                    (long long)c.K, t, fast, pct, naive);
+      else
+        std::printf("%-22s %5lld %5lld %5lld %3d %9.1f %6.1f%% %9.2f %7.0fx\n", c.what,
+                    (long long)c.M, (long long)c.N, (long long)c.K, t, fast, pct, naive,
+                    fast / naive);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
+
+int bench_train(const std::string& preset, int64_t threads, int64_t iters, int64_t warmup, bool json) {
+  models::GPTConfig cfg;
+  int64_t B = 0;
+  cfg.vocab_size = 65;
+  cfg.bias = false;
+  if (preset == "cpu") {  // config/shakespeare_char_cpu.cfg
+    cfg.block_size = 64; cfg.n_layer = 4; cfg.n_head = 4; cfg.n_embd = 128; cfg.dropout = 0.0; B = 12;
+  } else if (preset == "gpu-size") {  // config/shakespeare_char.cfg
+    cfg.block_size = 256; cfg.n_layer = 6; cfg.n_head = 6; cfg.n_embd = 384; cfg.dropout = 0.2; B = 64;
+  } else {
+    fail("bench train: preset must be cpu or gpu-size, got '", preset, "'");
+  }
+  ATTIC_CHECK(iters > 0 && warmup >= 0, "bench train: iters must be positive and warmup >= 0");
+  if (threads > 0) set_num_threads(int(threads));
+  manual_seed(1337);
+  const TextDataset data = TextDataset::from_file(default_dataset_path());
+  models::GPT model(cfg);
+  optim::ParamGroup decay{}, no_decay{};
+  for (auto& [name, p] : model.named_parameters()) (p.dim() >= 2 ? decay : no_decay).params.push_back(p);
+  decay.weight_decay = 0.1;
+  no_decay.weight_decay = 0.0;
+  optim::AdamW opt({decay, no_decay}, optim::AdamWOptions(1e-3).betas({0.9, 0.99}));
+  std::vector<double> ms;
+  for (int64_t it = 0; it < warmup + iters; ++it) {
+    const auto t0 = Clock::now();
+    Batch b = data.get_batch(Split::Train, B, cfg.block_size, default_generator());
+    Tensor loss = model.forward(b.x, b.y).loss;
+    loss.backward();
+    optim::clip_grad_norm_(model.parameters(), 1.0);
+    opt.step();
+    opt.zero_grad();
+    if (it >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  const double median = ms[ms.size() / 2];
+  const double tokens_per_s = double(B * cfg.block_size) / (median / 1000.0);
+  if (json)
+    std::printf("{\"bench\": \"train\", \"preset\": \"%s\", \"threads\": %d, \"iters\": %lld, "
+                "\"ms_per_iter\": %.2f, \"tokens_per_s\": %.0f}\n", preset.c_str(), num_threads(),
+                (long long)iters, median, tokens_per_s);
+  else
+    std::printf("train %s: %d threads, %lld iterations: %.2f ms/iter (median), %.0f tokens/s\n",
+                preset.c_str(), num_threads(), (long long)iters, median, tokens_per_s);
+  return 0;
+}
+
+}  // namespace
+
+int bench(const std::vector<std::string>& args) {
+  ATTIC_CHECK(!args.empty() && (args[0] == "gemm" || args[0] == "train"),
+              "bench: expected 'attic bench gemm' or 'attic bench train', got '",
+              args.empty() ? std::string() : args[0], "'");
+  std::string preset = "cpu";
+  int64_t threads = 0, iters = 100, warmup = 5;
+  double peak = 230.0;
+  bool json = false;
+  Options opts;
+  opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train");
+  opts.bind("json", json, "one JSON object per line");
+  opts.bind("preset", preset, "train: cpu or gpu-size");
+  opts.bind("iters", iters, "train: timed steps");
+  opts.bind("warmup", warmup, "train: untimed steps first");
+  opts.bind("peak_gflops_per_core", peak, "gemm: the peak that % of peak refers to");
+  std::ostringstream quiet;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--help" || args[i] == "-h") {
+      std::cout << "usage: attic bench gemm|train [--key=value ...]\nkeys:\n" << opts.usage();
+      return 0;
+    }
+    opts.apply_flag(args[i], quiet);
+  }
+  if (args[0] == "gemm") return bench_gemm(threads, peak, json);
+  return bench_train(preset, threads, iters, warmup, json);
+}
+
+}  // namespace attic::cli
