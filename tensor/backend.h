@@ -28,6 +28,7 @@ struct KTensor {
 enum class UnaryOp {
   Neg, Exp, Log, Sqrt, Rsqrt, Abs, Sign, Tanh, Sigmoid, Relu,
   GeluErf,     // x * Phi(x)
+  GeluErfGrad, // Phi(x) + x phi(x): GeluErf's derivative in one pass
   GeluTanh,    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
   Silu, Elu,   // Elu uses p0 = alpha
   Sin, Cos, Erf,

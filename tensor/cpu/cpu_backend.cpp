@@ -1,8 +1,12 @@
 #include "tensor/cpu/cpu_backend.h"
 
+#include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
+#include <unordered_map>
+#include <vector>
 
 #include "tensor/error.h"
 
@@ -26,15 +30,107 @@ bool KTensor::is_contiguous() const {
 
 namespace cpu {
 
+namespace {
+
+// AddressSanitizer finds a use after free only in memory really given back to it, so its
+// builds bypass the cache.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kCaching = false;
+#else
+constexpr bool kCaching = true;
+#endif
+
+// The block size that serves a request of n bytes: a multiple of 64 up to 4 KiB, above that
+// a multiple of a quarter of n's power of two (4 classes per doubling, at most 25% unused).
+// Every class is a multiple of 64, as aligned_alloc(64, ...) requires.
+size_t size_class(size_t n) {
+  if (n <= 4096) return n == 0 ? 64 : (n + 63) / 64 * 64;
+  const size_t step = std::bit_floor(n) / 4;
+  return (n + step - 1) / step * step;
+}
+
+// Freed blocks by size class, kept for the next allocation of that class: a training step
+// allocates the same sizes every iteration, and a fresh block costs a system call and page
+// faults on first touch.
+struct Cache {
+  std::mutex mu;
+  std::unordered_map<size_t, std::vector<void*>> free;
+  size_t cached = 0;       // bytes in `free`
+  size_t limit = 1 << 30;  // beyond this a freed block goes back to the system
+
+  // Gives blocks back to the system until at most `keep` bytes stay cached. Holds mu.
+  void trim(size_t keep) {
+    for (auto& [cls, blocks] : free) {
+      while (cached > keep && !blocks.empty()) {
+        std::free(blocks.back());
+        blocks.pop_back();
+        cached -= cls;
+      }
+    }
+  }
+};
+
+// Never destroyed, like the backend: static tensors free their storage after other statics.
+Cache& cache() {
+  static Cache* c = new Cache;
+  return *c;
+}
+
+}  // namespace
+
 // 64-byte alignment: one cache line, and the width of an AVX-512 register.
 void* CpuBackend::allocate(size_t nbytes) {
-  const size_t rounded = (nbytes + 63) / 64 * 64;
-  void* p = std::aligned_alloc(64, rounded ? rounded : 64);
+  const size_t cls = size_class(nbytes);
+  if (kCaching) {
+    Cache& c = cache();
+    std::lock_guard<std::mutex> lock(c.mu);
+    auto it = c.free.find(cls);
+    if (it != c.free.end() && !it->second.empty()) {
+      void* p = it->second.back();
+      it->second.pop_back();
+      c.cached -= cls;
+      return p;
+    }
+  }
+  void* p = std::aligned_alloc(64, cls);
   if (!p) fail("cpu: out of memory allocating ", nbytes, " bytes");
   return p;
 }
 
-void CpuBackend::deallocate(void* ptr, size_t) { std::free(ptr); }
+void CpuBackend::deallocate(void* ptr, size_t nbytes) {
+  if (kCaching) {
+    const size_t cls = size_class(nbytes);
+    Cache& c = cache();
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (c.cached + cls <= c.limit) {
+      c.free[cls].push_back(ptr);
+      c.cached += cls;
+      return;
+    }
+  }
+  std::free(ptr);
+}
+
+bool caching_allocator() { return kCaching; }
+
+size_t cached_bytes() {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  return c.cached;
+}
+
+void set_cache_limit(size_t nbytes) {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.limit = nbytes;
+  c.trim(nbytes);
+}
+
+void empty_cache() {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.trim(0);
+}
 
 void CpuBackend::copy_from_host(void* dst, const void* src, size_t n) { std::memcpy(dst, src, n); }
 void CpuBackend::copy_to_host(void* dst, const void* src, size_t n) { std::memcpy(dst, src, n); }

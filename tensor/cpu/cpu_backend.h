@@ -1,5 +1,5 @@
 // The CPU backend. Its kernels are spread over tensor/cpu/*.cpp, one family per file:
-//   cpu_backend.cpp  memory, host copies, backend_for()
+//   cpu_backend.cpp  memory (a caching allocator), host copies, backend_for()
 //   elementwise.cpp  fill, copy, unary, binary, where
 //   reduce.cpp       reduce, arg_reduce, cumsum
 //   matmul.cpp       matmul (through gemm.h)
@@ -11,6 +11,13 @@
 #include "tensor/backend.h"
 
 namespace attic::cpu {
+
+// The allocator keeps freed blocks, by size class, for reuse (up to a limit, 1 GiB by
+// default); these look at and manage that cache. All are thread-safe.
+bool caching_allocator();            // false in AddressSanitizer builds: nothing is cached
+size_t cached_bytes();               // bytes held in freed blocks
+void set_cache_limit(size_t nbytes); // frees cached blocks beyond nbytes, and keeps below it
+void empty_cache();                  // gives every cached block back to the system
 
 class CpuBackend final : public Backend {
  public:

@@ -1,13 +1,29 @@
 // Elementwise CPU kernels: fill, copy (with dtype conversion), unary, binary, where.
 // Each runs a flat loop when every operand is contiguous, else the strided row loop.
+// A large flat loop is split over the thread pool; each element is computed alone, so the
+// result does not depend on the split.
 #include <cmath>
 
 #include "tensor/cpu/cpu_backend.h"
 #include "tensor/cpu/strided.h"
+#include "tensor/cpu/thread_pool.h"
 
 namespace attic::cpu {
 
 namespace {
+
+// Elements per chunk of a parallel flat loop: below 2 chunks the pool's hand-off
+// (microseconds) costs more than the loop itself.
+constexpr int64_t kGrain = 32768;
+
+// Calls body(begin, end) over [0, n): inline when n is small, else on the thread pool.
+template <class Body>
+void flat_loop(int64_t n, const Body& body) {
+  if (n < 2 * kGrain)
+    body(int64_t(0), n);
+  else
+    parallel_for(0, n, kGrain, body);
+}
 
 // out[i] = f(in[i]) over any strides; Out and In may be different types.
 template <class Out, class In, class F>
@@ -15,8 +31,9 @@ void map1(const KTensor& out, const KTensor& in, F f) {
   Out* o = out.ptr<Out>();
   const In* x = in.ptr<In>();
   if (all_contiguous({&out, &in})) {
-    const int64_t n = out.numel();
-    for (int64_t i = 0; i < n; ++i) o[i] = f(x[i]);
+    flat_loop(out.numel(), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) o[i] = f(x[i]);
+    });
     return;
   }
   strided_rows<2>(out.shape, {&out.strides, &in.strides}, [&](auto off, int64_t n, auto st) {
@@ -33,8 +50,9 @@ void map2(const KTensor& out, const KTensor& a, const KTensor& b, F f) {
   const T* pa = a.ptr<T>();
   const T* pb = b.ptr<T>();
   if (all_contiguous({&out, &a, &b})) {
-    const int64_t n = out.numel();
-    for (int64_t i = 0; i < n; ++i) o[i] = f(pa[i], pb[i]);
+    flat_loop(out.numel(), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) o[i] = f(pa[i], pb[i]);
+    });
     return;
   }
   strided_rows<3>(out.shape, {&out.strides, &a.strides, &b.strides},
@@ -48,6 +66,14 @@ void map2(const KTensor& out, const KTensor& a, const KTensor& b, F f) {
 
 // The erf form of GELU: x Φ(x) with Φ(x) = (1 + erf(x / √2)) / 2.
 template <class T> T gelu_erf(T x) { return T(0.5) * x * (T(1) + std::erf(x * T(M_SQRT1_2))); }
+
+// Its derivative Φ(x) + x φ(x), φ(x) = e^(-x²/2) / √(2π): one erf and one exp per element,
+// where the composed backward runs about ten kernels over the tensor.
+template <class T> T gelu_erf_grad(T x) {
+  const T inv_sqrt_2pi = T(0.3989422804014327);  // 1/√(2π)
+  const T cdf = T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2)));
+  return cdf + x * inv_sqrt_2pi * std::exp(T(-0.5) * x * x);
+}
 
 // GPT-2's tanh approximation: 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³))).
 template <class T> T gelu_tanh(T x) {
@@ -76,6 +102,7 @@ void unary_typed(UnaryOp op, const KTensor& out, const KTensor& in, T p0, T p1) 
     case UnaryOp::Sigmoid: return map1<T, T>(out, in, [](T x) { return sigmoid(x); });
     case UnaryOp::Relu: return map1<T, T>(out, in, [](T x) { return x > 0 ? x : T(0); });
     case UnaryOp::GeluErf: return map1<T, T>(out, in, [](T x) { return gelu_erf(x); });
+    case UnaryOp::GeluErfGrad: return map1<T, T>(out, in, [](T x) { return gelu_erf_grad(x); });
     case UnaryOp::GeluTanh: return map1<T, T>(out, in, [](T x) { return gelu_tanh(x); });
     case UnaryOp::Silu: return map1<T, T>(out, in, [](T x) { return x * sigmoid(x); });
     case UnaryOp::Elu:  // alpha (e^x - 1) below 0; expm1 keeps precision near 0
@@ -153,6 +180,12 @@ void CpuBackend::where(const KTensor& out, const KTensor& cond, const KTensor& a
       const C* c = cond.ptr<C>();
       const T* pa = a.ptr<T>();
       const T* pb = b.ptr<T>();
+      if (all_contiguous({&out, &cond, &a, &b})) {
+        flat_loop(out.numel(), [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i) o[i] = c[i] != C(0) ? pa[i] : pb[i];
+        });
+        return;
+      }
       strided_rows<4>(out.shape, {&out.strides, &cond.strides, &a.strides, &b.strides},
                       [&](auto off, int64_t n, auto st) {
                         for (int64_t i = 0; i < n; ++i)

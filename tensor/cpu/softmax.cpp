@@ -1,8 +1,10 @@
 // Row kernels on the CPU: softmax / log_softmax along the last dim, and tril / triu.
+#include <algorithm>
 #include <cmath>
 
 #include "tensor/cpu/cpu_backend.h"
 #include "tensor/cpu/strided.h"
+#include "tensor/cpu/thread_pool.h"
 
 namespace attic::cpu {
 
@@ -18,9 +20,7 @@ void CpuBackend::softmax(const KTensor& out, const KTensor& in, bool log) {
     using T = decltype(z);
     const T* x = in.ptr<T>();
     T* o = out.ptr<T>();
-    strided_rows<2>(rows, {&os, &is}, [&](auto off, int64_t, auto) {
-      const T* xr = x + off[1];
-      T* orow = o + off[0];
+    auto row = [&](const T* xr, T* orow) {
       T m = -INFINITY;
       for (int64_t i = 0; i < n; ++i) m = std::max(m, xr[i * si]);
       if (m == -INFINITY) m = 0;  // a row of -inf (fully masked): avoid inf - inf
@@ -37,7 +37,17 @@ void CpuBackend::softmax(const KTensor& out, const KTensor& in, bool log) {
         const T inv = T(1) / sum;
         for (int64_t i = 0; i < n; ++i) orow[i * so] *= inv;
       }
-    });
+    };
+    if (all_contiguous({&out, &in}) && n > 0) {
+      // Rows are independent: split them over the pool, about 32K elements per chunk.
+      const int64_t nrows = in.numel() / n;
+      parallel_for(0, nrows, std::max<int64_t>(1, 32768 / n), [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) row(x + r * n, o + r * n);
+      });
+      return;
+    }
+    strided_rows<2>(rows, {&os, &is},
+                    [&](auto off, int64_t, auto) { row(x + off[1], o + off[0]); });
   });
 }
 

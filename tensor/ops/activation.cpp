@@ -56,9 +56,13 @@ struct ReluBackward final : ActivationNode {
 };
 
 // y = x Φ(x): dx = g (Φ(x) + x φ(x)), with Φ(x) = (1 + erf(x/√2)) / 2, φ(x) = e^(-x²/2) / √(2π)
+// Without create_graph one fused kernel gives Φ(x) + x φ(x); a recorded backward composes
+// it from public ops so that it has a derivative of its own.
 struct GeluErfBackward final : ActivationNode {
   const char* name() const override { return "GeluBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
+    if (!autograd::GradMode::is_enabled())
+      return {g * unary_kernel("gelu", UnaryOp::GeluErfGrad, x)};
     Tensor cdf = (erf(x * kInvSqrt2) + 1.0) * 0.5;
     Tensor pdf = exp(x * x * -0.5) * kInvSqrt2Pi;
     return {g * (cdf + x * pdf)};

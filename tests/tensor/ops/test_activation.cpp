@@ -115,6 +115,21 @@ TEST_CASE("activations: second derivatives through create_graph", "[ops][activat
   }
 }
 
+TEST_CASE("gelu (erf form): the fused backward kernel matches the composed one",
+          "[ops][activation]") {
+  // backward() alone takes the one-kernel GeluErfGrad; create_graph composes Φ(x) + x φ(x)
+  // from public ops. Both are the same formula, so they agree to rounding, on a
+  // non-contiguous input and on tails where Φ(x) is 0 or 1 (x = ±10).
+  Tensor x = noncontiguous_leaf64({2, 3, 4});
+  sum(gelu(x)).backward();
+  const std::vector<double> fused = values(x.grad());
+  x.set_grad(Tensor());
+  const std::vector<double> composed = values(first_grad(gelu_none, x));
+  CHECK_THAT(fused, ApproxValues(composed));
+  auto [y, dy] = value_and_grad(gelu_none, {-10.0, 10.0});
+  CHECK_THAT(dy, ApproxValues({0, 1}));
+}
+
 TEST_CASE("activations: graph recording", "[ops][activation]") {
   Tensor x = leaf64({2});
   CHECK(std::string(relu(x).grad_fn()->name()) == "ReluBackward");
