@@ -88,10 +88,10 @@ std::string line_plot_svg(const std::vector<Series>& series, const std::string& 
     for (auto [x, y] : s.points)
       if (std::isfinite(x) && std::isfinite(y)) os << num(px(x)) << "," << num(py(y)) << " ";
     os << "\"/>\n";
-    const double ly = T + 16 + 18 * row++;
-    os << "<line x1=\"" << W - R - 120 << "\" y1=\"" << ly - 4 << "\" x2=\"" << W - R - 100 << "\" y2=\""
+    const double ly = T + 16 + 18 * row++;  // legend rows, top right inside the axes
+    os << "<line x1=\"" << W - R - 170 << "\" y1=\"" << ly - 4 << "\" x2=\"" << W - R - 150 << "\" y2=\""
        << ly - 4 << "\" stroke=\"" << escape(s.color) << "\" stroke-width=\"2\"/>\n";
-    os << "<text x=\"" << W - R - 94 << "\" y=\"" << ly << "\">" << escape(s.name) << "</text>\n";
+    os << "<text x=\"" << W - R - 144 << "\" y=\"" << ly << "\">" << escape(s.name) << "</text>\n";
   }
   os << "</svg>\n";
   return os.str();
