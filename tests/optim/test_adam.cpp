@@ -4,6 +4,7 @@
 #include "helpers.h"
 #include "nn/nn.h"
 #include "optim/optim.h"
+#include "optim_helpers.h"
 
 using namespace attic;
 using namespace attic::testing;
@@ -11,21 +12,6 @@ using optim::Adam;
 using optim::AdamOptions;
 using optim::AdamW;
 using optim::AdamWOptions;
-
-namespace {
-
-// A float64 leaf holding values.
-Tensor param(std::vector<double> values) {
-  return from_vector(values, {int64_t(values.size())}).requires_grad_();
-}
-
-// Sets p's gradient to g and takes one step.
-void step_with(optim::Optimizer& opt, Tensor& p, std::vector<double> g) {
-  p.set_grad(from_vector(g, {int64_t(g.size())}));
-  opt.step();
-}
-
-}  // namespace
 
 TEST_CASE("Adam: two steps match the bias-corrected update worked out by hand", "[optim]") {
   // lr 0.1, betas (0.9, 0.999), eps 1e-8, p = [1, -1].

@@ -4,26 +4,12 @@
 
 #include "helpers.h"
 #include "optim/optim.h"
+#include "optim_helpers.h"
 
 using namespace attic;
 using namespace attic::testing;
 using optim::SGD;
 using optim::SGDOptions;
-
-namespace {
-
-// A float64 leaf holding values.
-Tensor param(std::vector<double> values) {
-  return from_vector(values, {int64_t(values.size())}).requires_grad_();
-}
-
-// Sets p's gradient to g and takes one step.
-void step_with(optim::Optimizer& opt, Tensor& p, std::vector<double> g) {
-  p.set_grad(from_vector(g, {int64_t(g.size())}));
-  opt.step();
-}
-
-}  // namespace
 
 TEST_CASE("SGD: plain steps follow p -= lr g", "[optim]") {
   // loss = ½ Σ p², so g = p and each step is p -= 0.1 p, i.e. p *= 0.9:
