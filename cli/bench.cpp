@@ -15,6 +15,7 @@
 #include <iostream>
 #include <random>
 #include <sstream>
+#include <ctime>
 
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -29,6 +30,13 @@ namespace attic::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// CPU time this process has used so far, all threads, in ms.
+double process_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+}
 
 // Seconds of one call of f: the best of `runs` runs, each the mean over enough calls to
 // last 0.1 s (after one untimed warm-up call, which also sizes the runs).
@@ -134,27 +142,53 @@ int bench_train(const std::string& preset, int64_t threads, int64_t iters, int64
   decay.weight_decay = 0.1;
   no_decay.weight_decay = 0.0;
   optim::AdamW opt({decay, no_decay}, optim::AdamWOptions(1e-3).betas({0.9, 0.99}));
-  std::vector<double> ms;
+  // Per step: the whole step, and its phases (forward, backward, clip + AdamW + zero_grad).
+  // Also the process's CPU time per step: unlike wall time it barely moves when other
+  // programs share the machine (at 2 threads it counts the pool's spinning too).
+  std::vector<double> ms, fwd, bwd, opt_ms, cpu;
+  const auto since = [](Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+  };
   for (int64_t it = 0; it < warmup + iters; ++it) {
+    const double c0 = process_cpu_ms();
     const auto t0 = Clock::now();
     Batch b = data.get_batch(Split::Train, B, cfg.block_size, default_generator());
+    const auto t1 = Clock::now();
     Tensor loss = model.forward(b.x, b.y).loss;
+    const double f = since(t1);
+    const auto t2 = Clock::now();
     loss.backward();
+    const double g = since(t2);
+    const auto t3 = Clock::now();
     optim::clip_grad_norm_(model.parameters(), 1.0);
     opt.step();
     opt.zero_grad();
-    if (it >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    const double o = since(t3);
+    if (it < warmup) continue;
+    ms.push_back(since(t0));
+    cpu.push_back(process_cpu_ms() - c0);
+    fwd.push_back(f);
+    bwd.push_back(g);
+    opt_ms.push_back(o);
   }
-  std::sort(ms.begin(), ms.end());
-  const double median = ms[ms.size() / 2];
-  const double tokens_per_s = double(B * cfg.block_size) / (median / 1000.0);
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const double step = median(ms);
+  const double tokens_per_s = double(B * cfg.block_size) / (step / 1000.0);
   if (json)
     std::printf("{\"bench\": \"train\", \"preset\": \"%s\", \"threads\": %d, \"iters\": %lld, "
-                "\"ms_per_iter\": %.2f, \"tokens_per_s\": %.0f}\n", preset.c_str(), num_threads(),
-                (long long)iters, median, tokens_per_s);
+                "\"ms_per_iter\": %.2f, \"tokens_per_s\": %.0f, \"forward_ms\": %.2f, "
+                "\"backward_ms\": %.2f, \"optimizer_ms\": %.2f, \"cpu_ms_per_iter\": %.2f}\n",
+                preset.c_str(), num_threads(), (long long)iters, step, tokens_per_s, median(fwd),
+                median(bwd), median(opt_ms), median(cpu));
   else
-    std::printf("train %s: %d threads, %lld iterations: %.2f ms/iter (median), %.0f tokens/s\n",
-                preset.c_str(), num_threads(), (long long)iters, median, tokens_per_s);
+    std::printf("train %s: %d threads, %lld iterations: %.2f ms/iter (median), %.0f tokens/s\n"
+                "  forward %.2f ms, backward %.2f ms, clip + AdamW + zero_grad %.2f ms; "
+                "CPU time %.2f ms/iter (medians)\n",
+                preset.c_str(), num_threads(), (long long)iters, step, tokens_per_s, median(fwd),
+                median(bwd), median(opt_ms), median(cpu));
   return 0;
 }
 

@@ -37,33 +37,45 @@ Adam::Adam(const char* name, std::vector<ParamGroup> groups, double lr, double w
 //   (Adam) g += wd p  |  (AdamW) p *= 1 - lr wd
 //   m = b1 m + (1 - b1) g;  v = b2 v + (1 - b2) g²
 //   p -= lr / (1 - b1^t) · m / (√v / √(1 - b2^t) + eps)
+void adam_update_reference(const Tensor& p, const Tensor& g_in, const Tensor& m, const Tensor& v,
+                           const AdamStep& s) {
+  NoGradGuard no_grad;
+  Tensor param = p, g = g_in, exp_avg = m, exp_avg_sq = v;
+  if (s.weight_decay != 0) {
+    if (s.decoupled) param.mul_(1 - s.lr * s.weight_decay);
+    else g = g + param * s.weight_decay;  // out of place: p.grad() is left as backward made it
+  }
+  exp_avg.mul_(s.beta1).add_(g, 1 - s.beta1);
+  exp_avg_sq.mul_(s.beta2).add_(g * g, 1 - s.beta2);
+  // √(v / (1 - b2^t)) as √v / √(1 - b2^t): PyTorch's order, so it rounds the same way.
+  Tensor denom = sqrt(exp_avg_sq) / std::sqrt(s.bias_correction2) + s.eps;
+  param.add_(exp_avg / denom, -s.lr / s.bias_correction1);
+}
+
+// The same update, fused into one pass per parameter (tensor/cpu/adam.cpp).
 void Adam::step() {
   NoGradGuard no_grad;
   const auto [b1, b2] = betas_;
   for (ParamGroup& group : param_groups()) {
-    const double lr = group.lr, wd = group.weight_decay;
     for (Tensor& p : group.params) {
       Tensor g = p.grad();
       if (!g.defined()) continue;
-      if (wd != 0) {
-        if (decoupled_) p.mul_(1 - lr * wd);
-        else g = g + p * wd;  // out of place: p.grad() is left as backward made it
-      }
       ParamState& st = state(p);
       if (st.buffers.empty()) {
         st.buffers["exp_avg"] = zeros_like(p);
         st.buffers["exp_avg_sq"] = zeros_like(p);
       }
       const int64_t t = ++st.step;
-      Tensor& m = st.buffers.at("exp_avg");
-      Tensor& v = st.buffers.at("exp_avg_sq");
-      m.mul_(b1).add_(g, 1 - b1);
-      v.mul_(b2).add_(g * g, 1 - b2);
-      const double bias_correction1 = 1 - std::pow(b1, double(t));
-      const double bias_correction2 = 1 - std::pow(b2, double(t));
-      // √(v / (1 - b2^t)) as √v / √(1 - b2^t): PyTorch's order, so it rounds the same way.
-      Tensor denom = sqrt(v) / std::sqrt(bias_correction2) + eps_;
-      p.add_(m / denom, -lr / bias_correction1);
+      AdamStep s;
+      s.lr = group.lr;
+      s.weight_decay = group.weight_decay;
+      s.beta1 = b1;
+      s.beta2 = b2;
+      s.eps = eps_;
+      s.decoupled = decoupled_;
+      s.bias_correction1 = 1 - std::pow(b1, double(t));
+      s.bias_correction2 = 1 - std::pow(b2, double(t));
+      adam_step_(p, g, st.buffers.at("exp_avg"), st.buffers.at("exp_avg_sq"), s);
     }
   }
 }

@@ -9,18 +9,17 @@ double clip_grad_norm_(const std::vector<Tensor>& params, double max_norm) {
   NoGradGuard no_grad;
   // Σ ||g||² is summed in float64 whatever the gradients' dtype, so that the squares of
   // millions of float32 elements do not lose precision as they add up.
-  Tensor total_sq;
+  double total_sq = 0;
   std::vector<Tensor> grads;
   for (size_t i = 0; i < params.size(); ++i) {
     ATTIC_CHECK(params[i].defined(), "clip_grad_norm_: parameter ", i, " is undefined");
     Tensor g = params[i].grad();
     if (!g.defined()) continue;
-    Tensor sq = sum(g.to(kFloat64) * g.to(kFloat64));
-    total_sq = total_sq.defined() ? total_sq + sq : sq;
+    total_sq += sum_squares(g);
     grads.push_back(g);
   }
   if (grads.empty()) return 0.0;
-  const double total = std::sqrt(total_sq.item<double>());
+  const double total = std::sqrt(total_sq);
   const double coef = max_norm / (total + 1e-6);
   if (coef < 1.0)
     for (Tensor& g : grads) g.mul_(coef);

@@ -41,6 +41,13 @@ enum class BinaryOp { Add, Sub, Mul, Div, Pow, Maximum, Minimum, Gt, Lt, Ge, Le,
 
 enum class ReduceOp { Sum, Max, Min };
 
+// The scalars of one Adam / AdamW step (optim/adam.cpp has the update written out).
+struct AdamStep {
+  double lr = 0, beta1 = 0, beta2 = 0, eps = 0, weight_decay = 0;
+  double bias_correction1 = 1, bias_correction2 = 1;  // 1 - beta^t
+  bool decoupled = true;                              // AdamW (true) or Adam's L2 (false)
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -67,6 +74,8 @@ class Backend {
   // Max or Min along dim: values and int64 indices have in's rank, size 1 at dim.
   virtual void arg_reduce(ReduceOp op, const KTensor& values, const KTensor& indices,
                           const KTensor& in, int64_t dim) = 0;
+  // Σ in² over every element, accumulated in double (clip_grad_norm_).
+  virtual double sum_squares(const KTensor& in) = 0;
   // Inclusive prefix sum along dim; out and in have the same shape.
   virtual void cumsum(const KTensor& out, const KTensor& in, int64_t dim) = 0;
 
@@ -84,8 +93,21 @@ class Backend {
   virtual void layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
                                    const KTensor& dout, const KTensor& x, const KTensor& mean,
                                    const KTensor& rstd, const KTensor& w) = 0;
+  // Scaled dot-product attention over the heads [*]: q [*, Tq, hs], k [*, Tk, hs],
+  // v [*, Tk, hv] (any strides); out [*, Tq, hv] has unit column stride; att [*, Tq, Tk] is
+  // contiguous and receives P = softmax(q kᵀ · scale, masked j > i when causal).
+  virtual void attention(const KTensor& out, const KTensor& att, const KTensor& q,
+                         const KTensor& k, const KTensor& v, double scale, bool causal) = 0;
+  // Its backward: dq, dk, dv contiguous, shaped like q, k, v; dout any strides.
+  virtual void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
+                                  const KTensor& dout, const KTensor& q, const KTensor& k,
+                                  const KTensor& v, const KTensor& att, double scale) = 0;
   // Keeps the lower (upper == false) or upper triangle of the last two dims, diagonal k.
   virtual void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) = 0;
+
+  // ---- optimizers. One Adam / AdamW step in place over contiguous p, g, m, v of one shape.
+  virtual void adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,
+                         const AdamStep& step) = 0;
 
   // ---- indexing. index is int64 and the op has checked its range.
   // out.select(dim, i) = in.select(dim, index[i])

@@ -7,10 +7,12 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "autograd/grad_mode.h"
+#include "tensor/backend.h"
 #include "tensor/random.h"
 #include "tensor/tensor.h"
 
@@ -123,6 +125,13 @@ Tensor matmul(const Tensor& a, const Tensor& b);
 Tensor softmax(const Tensor& x, int64_t dim);
 Tensor log_softmax(const Tensor& x, int64_t dim);
 
+// ---- attention (ops/attention.cpp): softmax(q kᵀ · scale) v, fused, with an optional causal
+//      mask (key j > query i). q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] -> [*, Tq, hv];
+//      scale defaults to 1/√hs.
+Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
+                                    bool is_causal = false,
+                                    std::optional<double> scale = std::nullopt);
+
 // ---- layer normalization (ops/layer_norm.cpp): over the last dim of x [..., C];
 //      weight and bias are [C] or undefined.
 Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps = 1e-5);
@@ -152,5 +161,12 @@ Tensor triu(const Tensor& x, int64_t diagonal = 0);
 // ---- dropout (ops/dropout.cpp): in training, zero each element with probability p and
 //      scale the rest by 1/(1-p); in eval, the identity.
 Tensor dropout(const Tensor& x, double p, bool training, Generator* gen = nullptr);
+
+// ---- optimizer steps (ops/optim_step.cpp): fused, in place, no autograd.
+// One Adam / AdamW update of p with gradient g and moments m, v (see optim/adam.cpp).
+void adam_step_(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor& v,
+                const AdamStep& step);
+// Σ x² over every element, accumulated in double (clip_grad_norm_).
+double sum_squares(const Tensor& x);
 
 }  // namespace attic

@@ -26,15 +26,27 @@ Tensor CausalSelfAttention::forward(const Tensor& x) {
   Tensor k = qkv[1].view({B, T, NH, hs}).transpose(1, 2);
   Tensor v = qkv[2].view({B, T, NH, hs}).transpose(1, 2);
 
+  Tensor y;  // [B, NH, T, hs]
+  if (fused && (attn_dropout->p == 0 || !is_training())) {
+    y = scaled_dot_product_attention(q, k, v, /*is_causal=*/true);
+  } else {
+    y = attend(q, k, v);
+  }
+  y = y.transpose(1, 2).contiguous().view({B, T, C});     // heads side by side
+  return resid_dropout->forward(c_proj->forward(y));
+}
+
+// The same attention in separate ops, as the write-up has it, with dropout on the weights.
+// q, k, v [B, NH, T, hs] -> [B, NH, T, hs].
+Tensor CausalSelfAttention::attend(const Tensor& q, const Tensor& k, const Tensor& v) {
+  const int64_t T = q.size(2), hs = q.size(3);
   // att [B, NH, T, T] = q kᵀ / √hs: the scale keeps the logits' variance near 1 so the
   // softmax does not saturate as hs grows (Vaswani et al. 2017, §3.2.1).
   Tensor att = matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(double(hs)));
   // -inf above the diagonal: after softmax, position t gives weight 0 to every t' > t.
   att = masked_fill(att, future_mask(T), -std::numeric_limits<double>::infinity());
   att = attn_dropout->forward(softmax(att, -1));
-  Tensor y = matmul(att, v);                              // [B, NH, T, hs]
-  y = y.transpose(1, 2).contiguous().view({B, T, C});     // heads side by side
-  return resid_dropout->forward(c_proj->forward(y));
+  return matmul(att, v);
 }
 
 }  // namespace attic::models

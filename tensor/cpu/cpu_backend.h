@@ -1,11 +1,13 @@
 // The CPU backend. Its kernels are spread over tensor/cpu/*.cpp, one family per file:
 //   cpu_backend.cpp  memory (a caching allocator), host copies, backend_for()
 //   elementwise.cpp  fill, copy, unary, binary, where
-//   reduce.cpp       reduce, arg_reduce, cumsum
+//   reduce.cpp       reduce, arg_reduce, sum_squares, cumsum
 //   matmul.cpp       matmul (through gemm.h)
 //   softmax.cpp      softmax, log_softmax, tril
 //   layer_norm.cpp   layer_norm and its backward
+//   attention.cpp    fused scaled dot-product attention and its backward
 //   index.cpp        index_select, index_add, gather, scatter_add
+//   adam.cpp         the fused Adam / AdamW step
 #pragma once
 
 #include "tensor/backend.h"
@@ -36,6 +38,7 @@ class CpuBackend final : public Backend {
   void reduce(ReduceOp op, const KTensor& out, const KTensor& in) override;
   void arg_reduce(ReduceOp op, const KTensor& values, const KTensor& indices, const KTensor& in,
                   int64_t dim) override;
+  double sum_squares(const KTensor& in) override;
   void cumsum(const KTensor& out, const KTensor& in, int64_t dim) override;
 
   void matmul(const KTensor& out, const KTensor& a, const KTensor& b) override;
@@ -45,7 +48,15 @@ class CpuBackend final : public Backend {
   void layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
                            const KTensor& dout, const KTensor& x, const KTensor& mean,
                            const KTensor& rstd, const KTensor& w) override;
+  void attention(const KTensor& out, const KTensor& att, const KTensor& q, const KTensor& k,
+                 const KTensor& v, double scale, bool causal) override;
+  void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
+                          const KTensor& dout, const KTensor& q, const KTensor& k,
+                          const KTensor& v, const KTensor& att, double scale) override;
   void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) override;
+
+  void adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,
+                 const AdamStep& step) override;
 
   void index_select(const KTensor& out, const KTensor& in, int64_t dim,
                     const KTensor& index) override;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/fast_math.h"
 #include "tensor/cpu/strided.h"
 #include "tensor/cpu/thread_pool.h"
 
@@ -65,14 +66,15 @@ void map2(const KTensor& out, const KTensor& a, const KTensor& b, F f) {
 }
 
 // The erf form of GELU: x Φ(x) with Φ(x) = (1 + erf(x / √2)) / 2.
-template <class T> T gelu_erf(T x) { return T(0.5) * x * (T(1) + std::erf(x * T(M_SQRT1_2))); }
+// verf/vexp (fast_math.h) keep the float loop vectorized.
+template <class T> T gelu_erf(T x) { return T(0.5) * x * (T(1) + verf(x * T(M_SQRT1_2))); }
 
 // Its derivative Φ(x) + x φ(x), φ(x) = e^(-x²/2) / √(2π): one erf and one exp per element,
 // where the composed backward runs about ten kernels over the tensor.
 template <class T> T gelu_erf_grad(T x) {
   const T inv_sqrt_2pi = T(0.3989422804014327);  // 1/√(2π)
-  const T cdf = T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2)));
-  return cdf + x * inv_sqrt_2pi * std::exp(T(-0.5) * x * x);
+  const T cdf = T(0.5) * (T(1) + verf(x * T(M_SQRT1_2)));
+  return cdf + x * inv_sqrt_2pi * vexp(T(-0.5) * x * x);
 }
 
 // GPT-2's tanh approximation: 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³))).
@@ -92,7 +94,7 @@ template <class T>
 void unary_typed(UnaryOp op, const KTensor& out, const KTensor& in, T p0, T p1) {
   switch (op) {
     case UnaryOp::Neg: return map1<T, T>(out, in, [](T x) { return -x; });
-    case UnaryOp::Exp: return map1<T, T>(out, in, [](T x) { return std::exp(x); });
+    case UnaryOp::Exp: return map1<T, T>(out, in, [](T x) { return vexp(x); });
     case UnaryOp::Log: return map1<T, T>(out, in, [](T x) { return std::log(x); });
     case UnaryOp::Sqrt: return map1<T, T>(out, in, [](T x) { return std::sqrt(x); });
     case UnaryOp::Rsqrt: return map1<T, T>(out, in, [](T x) { return T(1) / std::sqrt(x); });

@@ -94,21 +94,53 @@ class Buffer {
 
 thread_local Buffer t_pack_a, t_pack_b;
 
-// A [mc, kc] (strides rsa, csa) -> Ap: strips of MR rows, each stored k-major:
-// Ap[s][k][i] = A(s * MR + i, k), zero for rows past mc.
+// Packed A strips come in two layouts, so that packing is a unit-stride copy whichever way
+// A lies in memory (packing cost matters: at K = 128 a packed A element is used only N / NR
+// times, as few as 4 in the GPT's shapes):
+//   k-major   Ap[s][k][i]   for A stored column-major (rsa == 1, e.g. the dYᵀ of dW = dYᵀ X);
+//   row-major Ap[s][i][k]   for everything else (csa == 1 is the usual case), each row at a
+//                           fixed pitch, so the micro-kernel reaches row i at a constant
+//                           offset i * kPitch from one pointer. The pitch is KC plus one
+//                           cache line of padding, so the 14 rows do not all map to the same
+//                           few L1 sets.
 template <class T>
-void pack_a(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap) {
+constexpr int64_t kPitch = Blocking<T>::KC + 64 / int64_t(sizeof(T));
+
+// A [mc, kc] (strides rsa, csa) -> Ap in strips of MR rows (zero rows past mc), k-major.
+template <class T>
+void pack_a_kmajor(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap) {
   constexpr int MR = Blocking<T>::MR;
   for (int64_t i0 = 0; i0 < mc; i0 += MR, Ap += MR * kc) {
     const int64_t m = std::min<int64_t>(MR, mc - i0);
     const T* a = A + i0 * rsa;
     for (int64_t k = 0; k < kc; ++k) {
       T* d = Ap + k * MR;
-      if (rsa == 1)  // A^T stored row-major: a unit-stride copy the compiler vectorizes
-        for (int64_t i = 0; i < m; ++i) d[i] = a[i + k * csa];
+      const T* src = a + k * csa;
+      if (m == MR && rsa == 1)  // the usual case: MR contiguous values; a memcpy of constant
+        std::memcpy(d, src, sizeof(T) * MR);  // size compiles to a few vector moves
       else
-        for (int64_t i = 0; i < m; ++i) d[i] = a[i * rsa + k * csa];
-      for (int64_t i = m; i < MR; ++i) d[i] = T(0);
+        for (int64_t i = 0; i < MR; ++i) d[i] = i < m ? src[i * rsa] : T(0);
+    }
+  }
+}
+
+// The same, row-major: Ap[s][i][k] = A(s * MR + i, k), rows kPitch apart.
+template <class T>
+void pack_a_rows(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap) {
+  constexpr int MR = Blocking<T>::MR;
+  for (int64_t i0 = 0; i0 < mc; i0 += MR, Ap += MR * kPitch<T>) {
+    const int64_t m = std::min<int64_t>(MR, mc - i0);
+    for (int64_t i = 0; i < MR; ++i) {
+      T* d = Ap + i * kPitch<T>;
+      const T* a = A + (i0 + i) * rsa;
+      // Loops, not memcpy: GCC expands a memcpy of unknown size into `rep movsq`, whose
+      // start-up cost dominates copies of a few hundred bytes.
+      if (i >= m)
+        for (int64_t k = 0; k < kc; ++k) d[k] = T(0);
+      else if (csa == 1)
+        for (int64_t k = 0; k < kc; ++k) d[k] = a[k];
+      else
+        for (int64_t k = 0; k < kc; ++k) d[k] = a[k * csa];
     }
   }
 }
@@ -132,26 +164,29 @@ void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp)
   }
 }
 
-// C[m, n] (=, or += when accumulate) A strip [MR, kc] @ B strip [kc, NR], both packed k-major
-// (Ap[k][i], Bp[k][j]), for the top-left m <= MR, n <= NR of the tile:
+// C[m, n] (=, or += when accumulate) A strip [MR, kc] @ B strip [kc, NR], B packed k-major
+// (Bp[k][j]) and A in either layout above (RowsA: row-major), for the top-left m <= MR,
+// n <= NR of the tile:
 //   acc[i][v] = Σ_k Ap[k][i] * Bp[k][v * lanes : (v + 1) * lanes].
 // Each k step loads kNV vectors of B, broadcasts MR scalars of A, and does MR * kNV FMAs
 // (GCC contracts `acc += a * b` into one FMA when the target has it).
-template <class T>
+template <class T, bool RowsA>
 void micro_kernel(int64_t kc, const T* __restrict Ap, const T* __restrict Bp, T* C, int64_t ldc,
                   int64_t m, int64_t n, bool accumulate) {
   using K = Blocking<T>;
   using V = typename K::Vec;
   constexpr int MR = K::MR, NV = K::kNV, L = K::kLanes;
+  // Where A(i, k) sits relative to the k-th step's pointer, and how far that pointer moves.
+  constexpr int64_t a_row = RowsA ? kPitch<T> : 1, a_step = RowsA ? 1 : MR;
 
   V acc[MR][NV] = {};
-  for (int64_t k = 0; k < kc; ++k, Ap += MR, Bp += K::NR) {
+  for (int64_t k = 0; k < kc; ++k, Ap += a_step, Bp += K::NR) {
     V b[NV];
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) std::memcpy(&b[v], Bp + v * L, sizeof(V));
 #pragma GCC unroll 16
     for (int i = 0; i < MR; ++i) {
-      const T a = Ap[i];
+      const T a = Ap[i * a_row];
 #pragma GCC unroll 4
       for (int v = 0; v < NV; ++v) acc[i][v] += a * b[v];
     }
@@ -185,13 +220,15 @@ void micro_kernel(int64_t kc, const T* __restrict Ap, const T* __restrict Bp, T*
 int64_t round_up(int64_t x, int64_t r) { return (x + r - 1) / r * r; }
 
 // C[M, N] = A[M, K] @ B[K, N] on this thread, K >= 1: the blocked loops of the file comment.
-template <class T>
+template <class T, bool RowsA>
 void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
                   const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc) {
   using Bk = Blocking<T>;
   const int64_t kc_max = std::min(Bk::KC, K);
+  // Elements per packed A strip, and the strip's k pitch.
+  const int64_t strip = Bk::MR * (RowsA ? kPitch<T> : kc_max);
   T* Ap = static_cast<T*>(
-      t_pack_a.get(sizeof(T) * size_t(kc_max * round_up(std::min(Bk::MC, M), Bk::MR))));
+      t_pack_a.get(sizeof(T) * size_t(round_up(std::min(Bk::MC, M), Bk::MR) / Bk::MR * strip)));
   T* Bp = static_cast<T*>(
       t_pack_b.get(sizeof(T) * size_t(kc_max * round_up(std::min(Bk::NC, N), Bk::NR))));
 
@@ -199,18 +236,31 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
     const int64_t nc = std::min(Bk::NC, N - jc);
     for (int64_t pc = 0; pc < K; pc += Bk::KC) {
       const int64_t kc = std::min(Bk::KC, K - pc);
+      const int64_t a_strip = Bk::MR * (RowsA ? kPitch<T> : kc);
       pack_b(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
       for (int64_t ic = 0; ic < M; ic += Bk::MC) {
         const int64_t mc = std::min(Bk::MC, M - ic);
-        pack_a(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
+        if constexpr (RowsA) pack_a_rows(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
+        else pack_a_kmajor(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
         for (int64_t jr = 0; jr < nc; jr += Bk::NR)
           for (int64_t ir = 0; ir < mc; ir += Bk::MR)
-            micro_kernel(kc, Ap + ir * kc, Bp + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc,
-                         std::min<int64_t>(Bk::MR, mc - ir), std::min<int64_t>(Bk::NR, nc - jr),
-                         pc > 0);
+            micro_kernel<T, RowsA>(kc, Ap + ir / Bk::MR * a_strip, Bp + jr * kc,
+                                   C + (ic + ir) * ldc + jc + jr, ldc,
+                                   std::min<int64_t>(Bk::MR, mc - ir),
+                                   std::min<int64_t>(Bk::NR, nc - jr), pc > 0);
       }
     }
   }
+}
+
+// A column-major A (rsa == 1 and csa != 1) packs k-major, anything else row-major.
+template <class T>
+void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
+                  const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc) {
+  if (rsa == 1 && csa != 1)
+    gemm_blocked<T, false>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc);
+  else
+    gemm_blocked<T, true>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc);
 }
 
 // C[M, N] = A[M, K] @ B[K, N] for small problems, where packing would cost more than it

@@ -1,11 +1,13 @@
 // Reduction CPU kernels: sum / max / min over a set of dims, max / min with indices along
 // one dim, and the inclusive prefix sum.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
 #include "tensor/cpu/cpu_backend.h"
 #include "tensor/cpu/strided.h"
+#include "tensor/cpu/thread_pool.h"
 
 namespace attic::cpu {
 
@@ -36,6 +38,49 @@ ReducePlan plan_reduce(const KTensor& out, const KTensor& in) {
   return p;
 }
 
+// A sum over one contiguous block of dims of a contiguous tensor: in viewed as [O, R, Q],
+// out [O, Q] = Σ_r in[o, r, q]. Sets O, R, Q and returns true when in and out have that form
+// (the bias gradients, sum_to over batch dims, row sums).
+bool middle_block(const KTensor& out, const KTensor& in, int64_t& O, int64_t& R, int64_t& Q) {
+  if (!in.is_contiguous() || !out.is_contiguous()) return false;
+  O = R = Q = 1;
+  int phase = 0;  // 0: kept dims before the block, 1: in the block, 2: kept dims after it
+  for (size_t d = 0; d < in.shape.size(); ++d) {
+    if (in.shape[d] == 1) continue;
+    const bool reduced = out.shape[d] == 1;
+    if (reduced && phase == 2) return false;
+    if (reduced) phase = 1;
+    else if (phase == 1) phase = 2;
+    (phase == 0 ? O : phase == 1 ? R : Q) *= in.shape[d];
+  }
+  return true;
+}
+
+// out [O, Q] = Σ_r in [O, R, Q] in Acc. Along a row (Q == 1) the sum runs in vector lanes;
+// otherwise each of the Q columns is its own sum and the loop over q vectorizes.
+template <class T, class Acc>
+void sum_middle(T* out, const T* in, int64_t O, int64_t R, int64_t Q) {
+  parallel_for(0, O, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, R * Q)),
+               [&](int64_t o0, int64_t o1) {
+    std::vector<Acc> acc(size_t(Q == 1 ? 0 : Q));
+    for (int64_t o = o0; o < o1; ++o) {
+      const T* x = in + o * R * Q;
+      if (Q == 1) {
+        Acc s = 0;
+#pragma omp simd reduction(+ : s)
+        for (int64_t r = 0; r < R; ++r) s += Acc(x[r]);
+        out[o] = T(s);
+        continue;
+      }
+      Acc* a = acc.data();
+      for (int64_t q = 0; q < Q; ++q) a[q] = Acc(0);
+      for (int64_t r = 0; r < R; ++r)
+        for (int64_t q = 0; q < Q; ++q) a[q] += Acc(x[r * Q + q]);
+      for (int64_t q = 0; q < Q; ++q) out[o * Q + q] = T(a[q]);
+    }
+  });
+}
+
 template <class T> bool is_nan(T v) {
   if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
   else return false;
@@ -44,12 +89,15 @@ template <class T> bool is_nan(T v) {
 }  // namespace
 
 void CpuBackend::reduce(ReduceOp op, const KTensor& out, const KTensor& in) {
-  const ReducePlan p = plan_reduce(out, in);
+  int64_t O, R, Q;
+  const bool block = op == ReduceOp::Sum && in.numel() > 0 && middle_block(out, in, O, R, Q);
+  const ReducePlan p = block ? ReducePlan{} : plan_reduce(out, in);
   dispatch_dtype(in.dtype, [&](auto z) {
     using T = decltype(z);
     // Sums of float32 accumulate in double: summing a million floats in float loses
     // about 3 digits.
     using Acc = std::conditional_t<std::is_same_v<T, float>, double, T>;
+    if (block) return sum_middle<T, Acc>(out.ptr<T>(), in.ptr<T>(), O, R, Q);
     const T* x = in.ptr<T>();
     T* o = out.ptr<T>();
     strided_rows<2>(out.shape, {&out.strides, &p.in_kept_strides},
@@ -101,6 +149,27 @@ void CpuBackend::arg_reduce(ReduceOp op, const KTensor& values, const KTensor& i
       }
     });
   });
+}
+
+// Σ in² in double, over any strides; a contiguous tensor is summed in vector lanes.
+double CpuBackend::sum_squares(const KTensor& in) {
+  double total = 0;
+  dispatch_floating(in.dtype, [&](auto z) {
+    using T = decltype(z);
+    const T* x = in.ptr<T>();
+    strided_rows<1>(in.shape, {&in.strides}, [&](auto off, int64_t n, auto st) {
+      const T* r = x + off[0];
+      double s = 0;
+      if (st[0] == 1) {
+#pragma omp simd reduction(+ : s)
+        for (int64_t i = 0; i < n; ++i) s += double(r[i]) * double(r[i]);
+      } else {
+        for (int64_t i = 0; i < n; ++i) s += double(r[i * st[0]]) * double(r[i * st[0]]);
+      }
+      total += s;
+    });
+  });
+  return total;
 }
 
 void CpuBackend::cumsum(const KTensor& out, const KTensor& in, int64_t dim) {

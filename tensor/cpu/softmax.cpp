@@ -1,8 +1,10 @@
 // Row kernels on the CPU: softmax / log_softmax along the last dim, and tril / triu.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/fast_math.h"
 #include "tensor/cpu/strided.h"
 #include "tensor/cpu/thread_pool.h"
 
@@ -13,22 +15,31 @@ namespace attic::cpu {
 // exponent ≤ 0, so e^x cannot overflow. log_softmax = x_i - m - log Σ_j e^(x_j - m).
 void CpuBackend::softmax(const KTensor& out, const KTensor& in, bool log) {
   const size_t last = in.shape.size() - 1;
-  const int64_t n = in.shape[last], si = in.strides[last], so = out.strides[last];
+  const int64_t n = in.shape[last];
   std::vector<int64_t> rows = in.shape, is = in.strides, os = out.strides;
   rows[last] = 1;
   dispatch_floating(in.dtype, [&](auto z) {
     using T = decltype(z);
     const T* x = in.ptr<T>();
     T* o = out.ptr<T>();
-    auto row = [&](const T* xr, T* orow) {
+    // si, so: the row's strides; the contiguous path passes them as compile-time 1s so that
+    // the loops compile to plain vector loads and stores.
+    auto row = [&](const T* xr, T* orow, auto si, auto so) {
       T m = -INFINITY;
+#pragma omp simd reduction(max : m)
       for (int64_t i = 0; i < n; ++i) m = std::max(m, xr[i * si]);
       if (m == -INFINITY) m = 0;  // a row of -inf (fully masked): avoid inf - inf
       T sum = 0;
-      for (int64_t i = 0; i < n; ++i) {
-        const T e = std::exp(xr[i * si] - m);
-        sum += e;
-        if (!log) orow[i * so] = e;
+      if (log) {
+#pragma omp simd reduction(+ : sum)
+        for (int64_t i = 0; i < n; ++i) sum += vexp(xr[i * si] - m);
+      } else {
+#pragma omp simd reduction(+ : sum)
+        for (int64_t i = 0; i < n; ++i) {
+          const T e = vexp(xr[i * si] - m);
+          orow[i * so] = e;
+          sum += e;
+        }
       }
       if (log) {
         const T lse = std::log(sum);
@@ -38,16 +49,19 @@ void CpuBackend::softmax(const KTensor& out, const KTensor& in, bool log) {
         for (int64_t i = 0; i < n; ++i) orow[i * so] *= inv;
       }
     };
+    const std::integral_constant<int64_t, 1> one;
     if (all_contiguous({&out, &in}) && n > 0) {
       // Rows are independent: split them over the pool, about 32K elements per chunk.
       const int64_t nrows = in.numel() / n;
       parallel_for(0, nrows, std::max<int64_t>(1, 32768 / n), [&](int64_t r0, int64_t r1) {
-        for (int64_t r = r0; r < r1; ++r) row(x + r * n, o + r * n);
+        for (int64_t r = r0; r < r1; ++r) row(x + r * n, o + r * n, one, one);
       });
       return;
     }
     strided_rows<2>(rows, {&os, &is},
-                    [&](auto off, int64_t, auto) { row(x + off[1], o + off[0]); });
+                    [&](auto off, int64_t, auto) {
+                      row(x + off[1], o + off[0], in.strides[last], out.strides[last]);
+                    });
   });
 }
 

@@ -61,6 +61,15 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   }
   if (a.dim() == 1) return matmul_nd(a.unsqueeze(0), b).squeeze(-2);
   if (b.dim() == 1) return matmul_nd(a, b.unsqueeze(1)).squeeze(-1);
+  if (a.dim() > 2 && b.dim() == 2) {
+    // [..., M, K] @ [K, N]: fold the batch into the rows (as PyTorch does), one GEMM of
+    // (... M) rows instead of one per batch element. The matrix is then packed once, not
+    // once per batch element, and the backward's bᵀ-side product is one GEMM over every
+    // row, with no sum over the batch afterwards.
+    Shape out_shape = a.shape();
+    out_shape.back() = b.size(-1);
+    return matmul_nd(a.reshape({-1, a.size(-1)}), b).view(out_shape);
+  }
   return matmul_nd(a, b);
 }
 

@@ -181,7 +181,9 @@ TEST_CASE("attic bench train prints one JSON line with ms_per_iter", "[cli][benc
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK(lines_matching(r.out, "^\\{\"bench\": \"train\", \"preset\": \"cpu\", \"threads\": 1, "
-                              "\"iters\": 2, \"ms_per_iter\": [0-9.]+, \"tokens_per_s\": [0-9]+\\}$")
+                              "\"iters\": 2, \"ms_per_iter\": [0-9.]+, \"tokens_per_s\": [0-9]+, "
+                              "\"forward_ms\": [0-9.]+, \"backward_ms\": [0-9.]+, "
+                              "\"optimizer_ms\": [0-9.]+, \"cpu_ms_per_iter\": [0-9.]+\\}$")
             .size() == 1);
   Run bad = attic_run("bench train --preset=tpu");
   CHECK(bad.code == 2);

@@ -132,3 +132,28 @@ TEST_CASE("sum_to sums a broadcast result back down to a shape", "[ops][reduce]"
   CHECK(gradcheck([](const Inputs& v) { return sum_to(v[0], {3, 1}); }, {y}));
   CHECK(gradcheck([](const Inputs& v) { return sum_to(v[0], {1, 4}); }, {y}));
 }
+
+TEST_CASE("sums over a contiguous block of dims agree with the general strided loop", "[ops][reduce]") {
+  // A contiguous input whose reduced dims form one block takes the [O, R, Q] fast path of
+  // tensor/cpu/reduce.cpp; the same values laid out non-contiguously take the general loop.
+  manual_seed(5);
+  for (const DType dt : {kFloat32, kFloat64}) {
+    const Tensor x = randn({3, 4, 5, 6}, TensorOptions(dt));
+    const Tensor strided = x.transpose(0, 3).contiguous().transpose(0, 3);
+    REQUIRE_FALSE(strided.is_contiguous());
+    for (const std::vector<int64_t>& dims : std::vector<std::vector<int64_t>>{
+             {0}, {3}, {1, 2}, {0, 1}, {2, 3}, {0, 1, 2, 3}, {1}, {0, 2}}) {
+      const double tol = dt == kFloat32 ? 1e-6 : 1e-13;
+      CHECK_THAT(values(sum(x, dims)), ApproxValues(values(sum(strided, dims)), tol));
+    }
+  }
+}
+
+TEST_CASE("sum_squares sums x squared in double over any layout", "[ops][reduce]") {
+  // 1 + 4 + 9 + 16 + 25 + 36 = 91
+  const Tensor x = arange(1, 7, 1, kFloat32).view({2, 3});
+  CHECK(sum_squares(x) == 91.0);
+  CHECK(sum_squares(x.t()) == 91.0);
+  CHECK(sum_squares(zeros({0})) == 0.0);
+  CHECK(error_message([] { sum_squares(zeros({2}, kInt64)); }).rfind("sum_squares: ", 0) == 0);
+}

@@ -1,0 +1,137 @@
+// Fused scaled dot-product attention on the CPU, forward and backward, one head at a time.
+// The composed form (matmul, scale, masked_fill, softmax, matmul) makes five passes over
+// the [T, T] scores and keeps four of them alive for backward; here each head's scores
+// live in a small scratch matrix, the mask is the loop bound, and only the softmax weights
+// P are kept. tests/tensor/ops/test_attention.cpp checks this against the composed form.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/fast_math.h"
+#include "tensor/cpu/gemm.h"
+#include "tensor/cpu/strided.h"
+#include "tensor/cpu/thread_pool.h"
+
+namespace attic::cpu {
+
+namespace {
+
+// Element offsets of every head (every index of the leading dims [*]) in each operand.
+// The operands are 3-d or more: [*, rows, cols].
+template <size_t N>
+std::vector<std::array<int64_t, N>> head_offsets(const std::array<const KTensor*, N>& ts) {
+  const KTensor& first = *ts[0];
+  std::vector<int64_t> lead(first.shape.begin(), first.shape.end() - 2);
+  lead.push_back(1);  // one "row" per head
+  std::array<std::vector<int64_t>, N> strides;
+  std::array<const std::vector<int64_t>*, N> sp;
+  for (size_t k = 0; k < N; ++k) {
+    strides[k].assign(ts[k]->strides.begin(), ts[k]->strides.end() - 2);
+    strides[k].push_back(0);
+    sp[k] = &strides[k];
+  }
+  std::vector<std::array<int64_t, N>> out;
+  strided_rows<N>(lead, sp, [&](auto off, int64_t, auto) { out.push_back(off); });
+  return out;
+}
+
+// (row stride, column stride) of the last two dims.
+struct RC {
+  int64_t r, c;
+};
+RC rc(const KTensor& t) { return {t.strides[t.strides.size() - 2], t.strides.back()}; }
+
+}  // namespace
+
+// q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] (any strides) -> out [*, Tq, hv] (unit column
+// stride), att [*, Tq, Tk] contiguous (the softmax weights, saved for backward):
+//   S = q kᵀ · scale;  causal: S[i][j] = -inf for j > i;  P = softmax_rows(S);  out = P v.
+// Causal rows only visit j ≤ i: the masked entries of P are written as exact zeros.
+void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor& q,
+                           const KTensor& k, const KTensor& v, double scale, bool causal) {
+  const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
+  const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
+  const auto heads = head_offsets<5>({&out, &att, &q, &k, &v});
+  const RC sq = rc(q), sk = rc(k), sv = rc(v), so = rc(out);
+  dispatch_floating(q.dtype, [&](auto z) {
+    using T = decltype(z);
+    const T s = T(scale);
+    parallel_for(0, int64_t(heads.size()), 1, [&](int64_t h0, int64_t h1) {
+      for (int64_t h = h0; h < h1; ++h) {
+        const auto& off = heads[size_t(h)];
+        T* P = att.ptr<T>() + off[1];
+        // S = q kᵀ into P's memory: kᵀ is k read with its strides swapped.
+        gemm<T>(Tq, Tk, hs, q.ptr<T>() + off[2], sq.r, sq.c, k.ptr<T>() + off[3], sk.c, sk.r, P,
+                Tk);
+        for (int64_t i = 0; i < Tq; ++i) {
+          T* row = P + i * Tk;
+          const int64_t n = causal ? std::min(i + 1, Tk) : Tk;
+          // softmax over the n visible keys, max subtracted (see tensor/cpu/softmax.cpp)
+          T m = -INFINITY;
+#pragma omp simd reduction(max : m)
+          for (int64_t j = 0; j < n; ++j) m = std::max(m, row[j] * s);
+          T sum = 0;
+#pragma omp simd reduction(+ : sum)
+          for (int64_t j = 0; j < n; ++j) {
+            const T e = vexp(row[j] * s - m);
+            row[j] = e;
+            sum += e;
+          }
+          const T inv = T(1) / sum;
+          for (int64_t j = 0; j < n; ++j) row[j] *= inv;
+          for (int64_t j = n; j < Tk; ++j) row[j] = T(0);
+        }
+        // out = P v
+        gemm<T>(Tq, hv, Tk, P, Tk, 1, v.ptr<T>() + off[4], sv.r, sv.c, out.ptr<T>() + off[0],
+                so.r);
+      }
+    });
+  });
+}
+
+// dq, dk, dv: contiguous, shaped like q, k, v; dout [*, Tq, hv] any strides; att = P.
+// With dS the gradient of the scaled scores:
+//   dv = Pᵀ dout;  dP = dout vᵀ;  dS = P ⊙ (dP - rowsum(dP ⊙ P))  (the softmax backward);
+//   dq = dS k · scale;  dk = dSᵀ q · scale.
+// Masked entries have P = 0, so their dS is 0 and they pass no gradient.
+void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
+                                    const KTensor& dout, const KTensor& q, const KTensor& k,
+                                    const KTensor& v, const KTensor& att, double scale) {
+  const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
+  const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
+  const auto heads = head_offsets<8>({&dq, &dk, &dv, &dout, &q, &k, &v, &att});
+  const RC sq = rc(q), sk = rc(k), sv = rc(v), sd = rc(dout);
+  dispatch_floating(q.dtype, [&](auto z) {
+    using T = decltype(z);
+    const T s = T(scale);
+    parallel_for(0, int64_t(heads.size()), 1, [&](int64_t h0, int64_t h1) {
+      std::vector<T> dS(size_t(Tq * Tk));
+      for (int64_t h = h0; h < h1; ++h) {
+        const auto& off = heads[size_t(h)];
+        const T* P = att.ptr<T>() + off[7];
+        const T* pq = q.ptr<T>() + off[4];
+        const T* pk = k.ptr<T>() + off[5];
+        const T* pv = v.ptr<T>() + off[6];
+        const T* pd = dout.ptr<T>() + off[3];
+        // dv [Tk, hv] = Pᵀ [Tk, Tq] @ dout [Tq, hv]
+        gemm<T>(Tk, hv, Tq, P, 1, Tk, pd, sd.r, sd.c, dv.ptr<T>() + off[2], hv);
+        // dP [Tq, Tk] = dout [Tq, hv] @ vᵀ [hv, Tk], then dS in place, times the scale
+        gemm<T>(Tq, Tk, hv, pd, sd.r, sd.c, pv, sv.c, sv.r, dS.data(), Tk);
+        for (int64_t i = 0; i < Tq; ++i) {
+          T* d = dS.data() + i * Tk;
+          const T* p = P + i * Tk;
+          T dot = 0;
+#pragma omp simd reduction(+ : dot)
+          for (int64_t j = 0; j < Tk; ++j) dot += d[j] * p[j];
+          for (int64_t j = 0; j < Tk; ++j) d[j] = p[j] * (d[j] - dot) * s;
+        }
+        // dq [Tq, hs] = dS [Tq, Tk] @ k [Tk, hs];  dk [Tk, hs] = dSᵀ [Tk, Tq] @ q [Tq, hs]
+        gemm<T>(Tq, hs, Tk, dS.data(), Tk, 1, pk, sk.r, sk.c, dq.ptr<T>() + off[0], hs);
+        gemm<T>(Tk, hs, Tq, dS.data(), 1, Tk, pq, sq.r, sq.c, dk.ptr<T>() + off[1], hs);
+      }
+    });
+  });
+}
+
+}  // namespace attic::cpu

@@ -1,0 +1,81 @@
+// exp and erf for float32 written as straight-line arithmetic, so that GCC vectorizes the
+// loops that call them (a call to libm's expf or erff keeps a loop scalar: one element per
+// call). Both are within a few ulp of libm; tests/tensor/cpu/test_fast_math.cpp measures
+// the error over the whole float range that matters. Double keeps libm everywhere.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace attic::cpu {
+
+// e^x for float32, about 1 ulp (Cephes' expf polynomial):
+//   e^x = 2^n · e^r,  n = round(x / ln 2),  r = x - n ln 2 ∈ [-ln2/2, ln2/2]
+//   e^r ≈ 1 + r + r² P(r), P of degree 5.
+// ln 2 is split into a high part with few mantissa bits and a low remainder (Cody-Waite),
+// so that n · ln2_hi is exact and r keeps its low bits.
+// 2^n is built from exponent bits as two factors 2^(n/2) 2^(n - n/2): each factor stays a
+// normal float down to n = -149, so results fall into denormals gradually, as libm's do.
+inline float exp_f32(float x) {
+  constexpr float kLog2e = 1.44269504088896341f;
+  constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+  constexpr float kMax = 88.7228394f;   // ln(FLT_MAX)
+  constexpr float kMin = -103.972084f;  // ln(smallest denormal)
+  // round(x / ln 2) by the 1.5 · 2^23 trick: adding it pushes the fraction bits out of the
+  // float, and the low bits of the sum are then n itself.
+  constexpr float kRound = 12582912.0f;
+  const float xc = x < kMin ? kMin : (x > kMax ? kMax : x);  // NaN passes through
+  const float big = xc * kLog2e + kRound;
+  const float n = big - kRound;
+  const int32_t ni = std::bit_cast<int32_t>(big) - std::bit_cast<int32_t>(kRound);
+  const float r = (xc - n * kLn2Hi) - n * kLn2Lo;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float er = r * r * p + r + 1.0f;
+  const int32_t h = ni >> 1;
+  const float s1 = std::bit_cast<float>((h + 127) << 23);
+  const float s2 = std::bit_cast<float>((ni - h + 127) << 23);
+  const float y = er * s1 * s2;
+  return x < kMin ? 0.0f : (x > kMax ? std::numeric_limits<float>::infinity() : y);
+}
+
+// erf(x) for float32, a few ulp: the rational minimax approximation Eigen uses,
+//   erf(x) ≈ x P(x²) / Q(x²),  P of degree 6 and Q of degree 4 in x²,
+// on [-4, 4]; beyond that erf(x) rounds to ±1 in float32, so x is clamped there.
+inline float erf_f32(float x) {
+  const float xc = x < -4.0f ? -4.0f : (x > 4.0f ? 4.0f : x);  // NaN passes through
+  const float x2 = xc * xc;
+  float p = -2.72614225801306e-10f;
+  p = p * x2 + 2.77068142495902e-08f;
+  p = p * x2 + -2.10102402082508e-06f;
+  p = p * x2 + -5.69250639462346e-05f;
+  p = p * x2 + -7.34990630326855e-04f;
+  p = p * x2 + -2.95459980854025e-03f;
+  p = p * x2 + -1.60960333262415e-02f;
+  float q = -1.45660718464996e-05f;
+  q = q * x2 + -2.13374055278905e-04f;
+  q = q * x2 + -1.68282697438203e-03f;
+  q = q * x2 + -7.37332916720468e-03f;
+  q = q * x2 + -1.42647390514189e-02f;
+  return xc * p / q;
+}
+
+// The kernels' entry points: the float32 forms above for float, libm for double (double is
+// the precision reference; gradcheck runs in it).
+template <class T> T vexp(T x) {
+  if constexpr (std::is_same_v<T, float>) return exp_f32(x);
+  else return std::exp(x);
+}
+template <class T> T verf(T x) {
+  if constexpr (std::is_same_v<T, float>) return erf_f32(x);
+  else return std::erf(x);
+}
+
+}  // namespace attic::cpu

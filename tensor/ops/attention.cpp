@@ -1,0 +1,77 @@
+// scaled_dot_product_attention(q, k, v): softmax(q kᵀ · scale [+ causal mask]) v in one fused
+// kernel (tensor/cpu/attention.cpp), the op nanoGPT calls when PyTorch has it ("flash").
+// The same math as matmul → mul → masked_fill → softmax → matmul (Vaswani et al. 2017,
+// eq. 1), which tests/tensor/ops/test_attention.cpp checks it against.
+//
+// Its backward is a kernel, not a composition of public ops, so it is not differentiable a
+// second time; compose the ops where second derivatives are needed.
+#include <cmath>
+
+#include "tensor/ops/helpers.h"
+
+namespace attic {
+
+namespace {
+
+struct AttentionBackward final : autograd::Node {
+  Tensor q, k, v, att;  // inputs (detached views) and the softmax weights P
+  double scale = 1;
+  const char* name() const override { return "AttentionBackward"; }
+  std::vector<Tensor> backward(const Tensor& g) override {
+    const TensorOptions o = TensorOptions(q.dtype()).device(q.device());
+    Tensor dq = empty(q.shape(), o), dk = empty(k.shape(), o), dv = empty(v.shape(), o);
+    backend_for(q.device()).attention_backward(
+        detail::ktensor(dq), detail::ktensor(dk), detail::ktensor(dv), detail::ktensor(g),
+        detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale);
+    return {dq, dk, dv};
+  }
+};
+
+}  // namespace
+
+// q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] -> [*, Tq, hv]; scale defaults to 1/√hs.
+// Causal masks key j > query i (top-left aligned, as PyTorch's is_causal).
+// For 4-d inputs [B, NH, T, hs] the result is a transposed view of a [B, T, NH, hv] buffer,
+// so putting the heads side by side afterwards (transpose(1, 2).contiguous()) copies nothing.
+Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
+                                    bool is_causal, std::optional<double> scale) {
+  const char* op = "scaled_dot_product_attention";
+  for (const Tensor* t : {&q, &k, &v}) {
+    detail::check_defined(op, *t);
+    detail::check_floating(op, *t);
+    ATTIC_CHECK(t->dim() >= 2, op, ": q, k and v need at least 2 dims, got ",
+                str(t->shape()));
+  }
+  detail::check_same_dtype(op, q, k);
+  detail::check_same_dtype(op, q, v);
+  const Shape lead(q.shape().begin(), q.shape().end() - 2);
+  ATTIC_CHECK(Shape(k.shape().begin(), k.shape().end() - 2) == lead &&
+                  Shape(v.shape().begin(), v.shape().end() - 2) == lead &&
+                  k.size(-1) == q.size(-1) && v.size(-2) == k.size(-2),
+              op, ": expected q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] with the same [*], got q ",
+              str(q.shape()), ", k ", str(k.shape()), ", v ", str(v.shape()));
+  const int64_t Tq = q.size(-2), Tk = k.size(-2), hv = v.size(-1);
+  const double s = scale ? *scale : 1.0 / std::sqrt(double(q.size(-1)));
+  Backend& be = detail::backend_of(op, {q, k, v});
+  const TensorOptions o = TensorOptions(q.dtype()).device(q.device());
+  Shape att_shape = lead, out_shape = lead;
+  att_shape.insert(att_shape.end(), {Tq, Tk});
+  out_shape.insert(out_shape.end(), {Tq, hv});
+  Tensor att = empty(att_shape, o);
+  Tensor out = q.dim() == 4 ? empty({lead[0], Tq, lead[1], hv}, o).transpose(1, 2)
+                            : empty(out_shape, o);
+  be.attention(detail::ktensor(out), detail::ktensor(att), detail::ktensor(q), detail::ktensor(k),
+               detail::ktensor(v), s, is_causal);
+  if (autograd::needs_grad({q, k, v})) {
+    auto node = std::make_shared<AttentionBackward>();
+    node->q = q.detach();
+    node->k = k.detach();
+    node->v = v.detach();
+    node->att = att;
+    node->scale = s;
+    autograd::connect(out, node, {q, k, v});
+  }
+  return out;
+}
+
+}  // namespace attic
