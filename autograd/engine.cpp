@@ -19,9 +19,16 @@
 namespace attic::autograd {
 
 // leaf.grad += g, outside the graph unless create_graph asked for one.
-static void accumulate(TensorImpl& leaf, const Tensor& g) {
+static void accumulate(TensorImpl& leaf, Tensor g) {
   // The first gradient is copied, so that .grad never aliases a tensor that the graph or
   // another leaf still holds (an in-place change to one .grad must not reach another).
+  // A gradient that nothing else can reach (this is the only handle to it and to its
+  // storage) is taken as it is instead, as PyTorch's AccumulateGrad does: no copy.
+  if (!leaf.grad && !GradMode::is_enabled() && g.impl_ptr().use_count() == 1 &&
+      g.impl()->storage.use_count() == 1 && !g.grad_fn()) {
+    leaf.grad = g.impl_ptr();
+    return;
+  }
   Tensor next = leaf.grad ? Tensor(leaf.grad) + g : g.clone();
   leaf.grad = GradMode::is_enabled() ? next.impl_ptr() : next.detach().impl_ptr();
 }
@@ -94,7 +101,7 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
         ATTIC_CHECK(g.shape() == e.shape, "backward: ", node->name(), " returned a gradient of "
                     "shape ", str(g.shape()), " for input ", i, " of shape ", str(e.shape));
       if (!e.fn) {
-        if (auto leaf = e.leaf.lock(); leaf && g.defined()) accumulate(*leaf, g);
+        if (auto leaf = e.leaf.lock(); leaf && g.defined()) accumulate(*leaf, std::move(grads[i]));
         continue;
       }
       Tensor& slot = pending[e.fn.get()];

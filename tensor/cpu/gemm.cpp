@@ -16,6 +16,16 @@
 #include <cstddef>
 #include <cstring>
 #include <new>
+#include <type_traits>
+
+#if defined(__AVX512F__)
+// GCC 12 flags the intrinsics' own _mm512_undefined_ps() as "may be used uninitialized"
+// (a known false positive); the warning points into this header, so it is silenced here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#endif
 
 #include "tensor/cpu/gemm.h"
 #include "tensor/cpu/thread_pool.h"
@@ -145,6 +155,54 @@ void pack_a_rows(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T
   }
 }
 
+#if defined(__AVX512F__)
+// r[0..15]: a 16 x 16 float block, one row per register -> its transpose, in four rounds
+// of shuffles (log2 16), each round swapping ever larger sub-blocks:
+//   unpack lo/hi   pairs of rows interleave single floats      -> 2 x 2 blocks done
+//   shuffle_ps     pairs of those interleave float pairs       -> 4 x 4 blocks done
+//   shuffle_f32x4  twice, moving 128-bit lanes between rows     -> 16 x 16 done
+// After the second round u[4g + c] holds rows 4g..4g+3 at columns c, c+4, c+8, c+12, one
+// column per 128-bit lane; the lane shuffles gather each column's four lanes.
+inline void transpose16x16(__m512 r[16]) {
+  __m512 t[16], u[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int g = 0; g < 4; ++g) {
+    u[4 * g + 0] = _mm512_shuffle_ps(t[4 * g], t[4 * g + 2], 0x44);
+    u[4 * g + 1] = _mm512_shuffle_ps(t[4 * g], t[4 * g + 2], 0xEE);
+    u[4 * g + 2] = _mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0x44);
+    u[4 * g + 3] = _mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0xEE);
+  }
+  for (int c = 0; c < 4; ++c) {
+    // 0x88 takes lanes 0, 2 of each source; 0xDD takes lanes 1, 3.
+    const __m512 lo = _mm512_shuffle_f32x4(u[c], u[4 + c], 0x88);       // rows 0-7: c, c+8
+    const __m512 lo2 = _mm512_shuffle_f32x4(u[c], u[4 + c], 0xDD);      // rows 0-7: c+4, c+12
+    const __m512 hi = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0x88);  // rows 8-15
+    const __m512 hi2 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0xDD);
+    r[c] = _mm512_shuffle_f32x4(lo, hi, 0x88);
+    r[c + 8] = _mm512_shuffle_f32x4(lo, hi, 0xDD);
+    r[c + 4] = _mm512_shuffle_f32x4(lo2, hi2, 0x88);
+    r[c + 12] = _mm512_shuffle_f32x4(lo2, hi2, 0xDD);
+  }
+}
+
+// A full strip of a transposed B (B(k, j) = b[j * csb + k], as x Wᵀ reads W) for k < kc16,
+// a multiple of 16: 16 x 16 blocks are loaded along k, transposed in registers and stored
+// along j. The scalar loop it replaces moves one float per load and store.
+inline void pack_b_transposed(int64_t kc16, const float* b, int64_t csb, float* Bp) {
+  constexpr int NR = Blocking<float>::NR;
+  for (int64_t k0 = 0; k0 < kc16; k0 += 16)
+    for (int h = 0; h < NR; h += 16) {
+      __m512 r[16];
+      for (int j = 0; j < 16; ++j) r[j] = _mm512_loadu_ps(b + (h + j) * csb + k0);
+      transpose16x16(r);
+      for (int k = 0; k < 16; ++k) _mm512_storeu_ps(Bp + (k0 + k) * NR + h, r[k]);
+    }
+}
+#endif
+
 // B [kc, nc] (strides rsb, csb) -> Bp: strips of NR columns, each stored k-major:
 // Bp[s][k][j] = B(k, s * NR + j), zero for columns past nc.
 template <class T>
@@ -153,7 +211,16 @@ void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp)
   for (int64_t j0 = 0; j0 < nc; j0 += NR, Bp += NR * kc) {
     const int64_t n = std::min<int64_t>(NR, nc - j0);
     const T* b = B + j0 * csb;
-    for (int64_t k = 0; k < kc; ++k) {
+    int64_t k = 0;
+#if defined(__AVX512F__)
+    if constexpr (std::is_same_v<T, float>) {
+      if (rsb == 1 && csb != 1 && n == NR) {
+        k = kc / 16 * 16;
+        pack_b_transposed(k, b, csb, Bp);
+      }
+    }
+#endif
+    for (; k < kc; ++k) {
       T* d = Bp + k * NR;
       if (csb == 1)  // row-major B: a unit-stride copy the compiler vectorizes
         for (int64_t j = 0; j < n; ++j) d[j] = b[k * rsb + j];

@@ -123,6 +123,20 @@ TEST_CASE("leaf gradients never alias each other", "[autograd]") {
   CHECK(values(b.grad()) == std::vector<double>{1, 1});
 }
 
+TEST_CASE("a gradient nothing else holds becomes .grad without a copy", "[autograd]") {
+  // MulBackward makes a fresh g * 3 that only the engine holds: it is taken as .grad.
+  // The seed that backward(grad) is given stays the caller's: it is copied.
+  Tensor x = ones({3}).requires_grad_();
+  (x * 3.0).backward(ones({3}));
+  CHECK(values(x.grad()) == std::vector<double>{3, 3, 3});
+  Tensor seed = full({3}, 2.0);
+  Tensor leaf = zeros({3}).requires_grad_();
+  leaf.backward(seed);
+  CHECK_FALSE(leaf.grad().shares_storage(seed));
+  seed.fill_(7.0);
+  CHECK(values(leaf.grad()) == std::vector<double>{2, 2, 2});
+}
+
 TEST_CASE("create_graph gives second derivatives", "[autograd]") {
   // y = x³  =>  y' = 3x² = 12, y'' = 6x = 12 at x = 2
   Tensor x = tensor({2.0}, kFloat64).requires_grad_();
