@@ -66,21 +66,28 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
                 Tk);
         for (int64_t i = 0; i < Tq; ++i) {
           T* row = P + i * Tk;
+          // Keys j < n are visible. The loops run to nv, n rounded up to whole vectors of
+          // 16, with the masked lanes read as -inf (so e^(-inf - m) = 0 exactly): a short
+          // causal row then costs one or two vector steps, not a scalar tail of up to 15.
           const int64_t n = causal ? std::min(i + 1, Tk) : Tk;
-          // softmax over the n visible keys, max subtracted (see tensor/cpu/softmax.cpp)
+          const int64_t nv = std::min(Tk, (n + 15) / 16 * 16);
+          // softmax over the visible keys, max subtracted (see tensor/cpu/softmax.cpp)
+          // The scaled scores first, masked lanes set to -inf, in a loop of its own: with the
+          // condition inside the exp loop GCC no longer vectorizes that loop.
+          for (int64_t j = 0; j < nv; ++j) row[j] = j < n ? row[j] * s : T(-INFINITY);
           T m = -INFINITY;
 #pragma omp simd reduction(max : m)
-          for (int64_t j = 0; j < n; ++j) m = std::max(m, row[j] * s);
+          for (int64_t j = 0; j < nv; ++j) m = std::max(m, row[j]);
           T sum = 0;
 #pragma omp simd reduction(+ : sum)
-          for (int64_t j = 0; j < n; ++j) {
-            const T e = vexp(row[j] * s - m);
+          for (int64_t j = 0; j < nv; ++j) {
+            const T e = vexp(row[j] - m);
             row[j] = e;
             sum += e;
           }
           const T inv = T(1) / sum;
-          for (int64_t j = 0; j < n; ++j) row[j] *= inv;
-          for (int64_t j = n; j < Tk; ++j) row[j] = T(0);
+          for (int64_t j = 0; j < nv; ++j) row[j] *= inv;
+          for (int64_t j = nv; j < Tk; ++j) row[j] = T(0);
         }
         // out = P v
         gemm<T>(Tq, hv, Tk, P, Tk, 1, v.ptr<T>() + off[4], sv.r, sv.c, out.ptr<T>() + off[0],
@@ -90,7 +97,7 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
   });
 }
 
-// dq, dk, dv: contiguous, shaped like q, k, v; dout [*, Tq, hv] any strides; att = P.
+// dq, dk, dv: shaped like q, k, v, unit column stride; dout [*, Tq, hv] any strides; att = P.
 // With dS the gradient of the scaled scores:
 //   dv = Pᵀ dout;  dP = dout vᵀ;  dS = P ⊙ (dP - rowsum(dP ⊙ P))  (the softmax backward);
 //   dq = dS k · scale;  dk = dSᵀ q · scale.
@@ -102,6 +109,7 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   const auto heads = head_offsets<8>({&dq, &dk, &dv, &dout, &q, &k, &v, &att});
   const RC sq = rc(q), sk = rc(k), sv = rc(v), sd = rc(dout);
+  const int64_t ldq = rc(dq).r, ldk = rc(dk).r, ldv = rc(dv).r;
   dispatch_floating(q.dtype, [&](auto z) {
     using T = decltype(z);
     const T s = T(scale);
@@ -115,7 +123,7 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
         const T* pv = v.ptr<T>() + off[6];
         const T* pd = dout.ptr<T>() + off[3];
         // dv [Tk, hv] = Pᵀ [Tk, Tq] @ dout [Tq, hv]
-        gemm<T>(Tk, hv, Tq, P, 1, Tk, pd, sd.r, sd.c, dv.ptr<T>() + off[2], hv);
+        gemm<T>(Tk, hv, Tq, P, 1, Tk, pd, sd.r, sd.c, dv.ptr<T>() + off[2], ldv);
         // dP [Tq, Tk] = dout [Tq, hv] @ vᵀ [hv, Tk], then dS in place, times the scale
         gemm<T>(Tq, Tk, hv, pd, sd.r, sd.c, pv, sv.c, sv.r, dS.data(), Tk);
         for (int64_t i = 0; i < Tq; ++i) {
@@ -127,8 +135,8 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
           for (int64_t j = 0; j < Tk; ++j) d[j] = p[j] * (d[j] - dot) * s;
         }
         // dq [Tq, hs] = dS [Tq, Tk] @ k [Tk, hs];  dk [Tk, hs] = dSᵀ [Tk, Tq] @ q [Tq, hs]
-        gemm<T>(Tq, hs, Tk, dS.data(), Tk, 1, pk, sk.r, sk.c, dq.ptr<T>() + off[0], hs);
-        gemm<T>(Tk, hs, Tq, dS.data(), 1, Tk, pq, sq.r, sq.c, dk.ptr<T>() + off[1], hs);
+        gemm<T>(Tq, hs, Tk, dS.data(), Tk, 1, pk, sk.r, sk.c, dq.ptr<T>() + off[0], ldq);
+        gemm<T>(Tk, hs, Tq, dS.data(), 1, Tk, pq, sq.r, sq.c, dk.ptr<T>() + off[1], ldk);
       }
     });
   });

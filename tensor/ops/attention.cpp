@@ -13,13 +13,23 @@ namespace attic {
 
 namespace {
 
+// A new [*, T, d] tensor like t; for 4-d [B, NH, T, d] it is the transposed view of a
+// [B, T, NH, d] buffer, the layout that heads side by side ([B, T, NH · d]) has, so that
+// neither the output's consumer nor the gradients' way back through view and transpose
+// has to copy.
+Tensor heads_buffer(const Shape& shape, const Tensor& like) {
+  const TensorOptions o = TensorOptions(like.dtype()).device(like.device());
+  if (shape.size() != 4) return empty(shape, o);
+  return empty({shape[0], shape[2], shape[1], shape[3]}, o).transpose(1, 2);
+}
+
 struct AttentionBackward final : autograd::Node {
   Tensor q, k, v, att;  // inputs (detached views) and the softmax weights P
   double scale = 1;
   const char* name() const override { return "AttentionBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
-    const TensorOptions o = TensorOptions(q.dtype()).device(q.device());
-    Tensor dq = empty(q.shape(), o), dk = empty(k.shape(), o), dv = empty(v.shape(), o);
+    Tensor dq = heads_buffer(q.shape(), q), dk = heads_buffer(k.shape(), q),
+           dv = heads_buffer(v.shape(), q);
     backend_for(q.device()).attention_backward(
         detail::ktensor(dq), detail::ktensor(dk), detail::ktensor(dv), detail::ktensor(g),
         detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale);
@@ -31,8 +41,8 @@ struct AttentionBackward final : autograd::Node {
 
 // q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] -> [*, Tq, hv]; scale defaults to 1/√hs.
 // Causal masks key j > query i (top-left aligned, as PyTorch's is_causal).
-// For 4-d inputs [B, NH, T, hs] the result is a transposed view of a [B, T, NH, hv] buffer,
-// so putting the heads side by side afterwards (transpose(1, 2).contiguous()) copies nothing.
+// For 4-d inputs [B, NH, T, hs] the result is a transposed view of a [B, T, NH, hv] buffer
+// (heads_buffer), so putting the heads side by side afterwards copies nothing.
 Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                     bool is_causal, std::optional<double> scale) {
   const char* op = "scaled_dot_product_attention";
@@ -58,8 +68,7 @@ Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tens
   att_shape.insert(att_shape.end(), {Tq, Tk});
   out_shape.insert(out_shape.end(), {Tq, hv});
   Tensor att = empty(att_shape, o);
-  Tensor out = q.dim() == 4 ? empty({lead[0], Tq, lead[1], hv}, o).transpose(1, 2)
-                            : empty(out_shape, o);
+  Tensor out = heads_buffer(out_shape, q);
   be.attention(detail::ktensor(out), detail::ktensor(att), detail::ktensor(q), detail::ktensor(k),
                detail::ktensor(v), s, is_causal);
   if (autograd::needs_grad({q, k, v})) {
