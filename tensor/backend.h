@@ -28,7 +28,6 @@ struct KTensor {
 enum class UnaryOp {
   Neg, Exp, Log, Sqrt, Rsqrt, Abs, Sign, Tanh, Sigmoid, Relu,
   GeluErf,     // x * Phi(x)
-  GeluErfGrad, // Phi(x) + x phi(x): GeluErf's derivative in one pass
   GeluTanh,    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
   Silu, Elu,   // Elu uses p0 = alpha
   Sin, Cos, Erf,
@@ -37,7 +36,10 @@ enum class UnaryOp {
   Step,        // 1 where x > 0, else 0
 };
 
-enum class BinaryOp { Add, Sub, Mul, Div, Pow, Maximum, Minimum, Gt, Lt, Ge, Le, Eq, Ne };
+enum class BinaryOp {
+  Add, Sub, Mul, Div, Pow, Maximum, Minimum, Gt, Lt, Ge, Le, Eq, Ne,
+  GeluErfBackward,  // a * (Phi(b) + b phi(b)): GeluErf's backward, g times its derivative at x
+};
 
 enum class ReduceOp { Sum, Max, Min };
 

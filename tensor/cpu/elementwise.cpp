@@ -3,6 +3,7 @@
 // A large flat loop is split over the thread pool; each element is computed alone, so the
 // result does not depend on the split.
 #include <cmath>
+#include <type_traits>
 
 #include "tensor/cpu/cpu_backend.h"
 #include "tensor/cpu/fast_math.h"
@@ -70,7 +71,8 @@ void map2(const KTensor& out, const KTensor& a, const KTensor& b, F f) {
 template <class T> T gelu_erf(T x) { return T(0.5) * x * (T(1) + verf(x * T(M_SQRT1_2))); }
 
 // Its derivative Φ(x) + x φ(x), φ(x) = e^(-x²/2) / √(2π): one erf and one exp per element,
-// where the composed backward runs about ten kernels over the tensor.
+// where the composed backward runs about ten kernels over the tensor (BinaryOp::
+// GeluErfBackward multiplies it into the incoming gradient in the same pass).
 template <class T> T gelu_erf_grad(T x) {
   const T inv_sqrt_2pi = T(0.3989422804014327);  // 1/√(2π)
   const T cdf = T(0.5) * (T(1) + verf(x * T(M_SQRT1_2)));
@@ -104,7 +106,6 @@ void unary_typed(UnaryOp op, const KTensor& out, const KTensor& in, T p0, T p1) 
     case UnaryOp::Sigmoid: return map1<T, T>(out, in, [](T x) { return sigmoid(x); });
     case UnaryOp::Relu: return map1<T, T>(out, in, [](T x) { return x > 0 ? x : T(0); });
     case UnaryOp::GeluErf: return map1<T, T>(out, in, [](T x) { return gelu_erf(x); });
-    case UnaryOp::GeluErfGrad: return map1<T, T>(out, in, [](T x) { return gelu_erf_grad(x); });
     case UnaryOp::GeluTanh: return map1<T, T>(out, in, [](T x) { return gelu_tanh(x); });
     case UnaryOp::Silu: return map1<T, T>(out, in, [](T x) { return x * sigmoid(x); });
     case UnaryOp::Elu:  // alpha (e^x - 1) below 0; expm1 keeps precision near 0
@@ -138,6 +139,11 @@ void binary_typed(BinaryOp op, const KTensor& out, const KTensor& a, const KTens
     case BinaryOp::Le: return map2<T>(out, a, b, [](T x, T y) { return T(x <= y); });
     case BinaryOp::Eq: return map2<T>(out, a, b, [](T x, T y) { return T(x == y); });
     case BinaryOp::Ne: return map2<T>(out, a, b, [](T x, T y) { return T(x != y); });
+    case BinaryOp::GeluErfBackward:
+      if constexpr (std::is_floating_point_v<T>)
+        return map2<T>(out, a, b, [](T g, T x) { return g * gelu_erf_grad(x); });
+      else
+        return;  // ops/activation.cpp only asks for it with floating dtypes
   }
 }
 

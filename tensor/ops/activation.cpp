@@ -62,7 +62,7 @@ struct GeluErfBackward final : ActivationNode {
   const char* name() const override { return "GeluBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
     if (!autograd::GradMode::is_enabled())
-      return {g * unary_kernel("gelu", UnaryOp::GeluErfGrad, x)};
+      return {detail::binary_kernel("gelu", BinaryOp::GeluErfBackward, g, x)};
     Tensor cdf = (erf(x * kInvSqrt2) + 1.0) * 0.5;
     Tensor pdf = exp(x * x * -0.5) * kInvSqrt2Pi;
     return {g * (cdf + x * pdf)};

@@ -117,7 +117,7 @@ TEST_CASE("activations: second derivatives through create_graph", "[ops][activat
 
 TEST_CASE("gelu (erf form): the fused backward kernel matches the composed one",
           "[ops][activation]") {
-  // backward() alone takes the one-kernel GeluErfGrad; create_graph composes Φ(x) + x φ(x)
+  // backward() alone takes the one-kernel GeluErfBackward; create_graph composes Φ(x) + x φ(x)
   // from public ops. Both are the same formula, so they agree to rounding, on a
   // non-contiguous input and on tails where Φ(x) is 0 or 1 (x = ±10).
   Tensor x = noncontiguous_leaf64({2, 3, 4});
