@@ -24,7 +24,7 @@ TEST_CASE("copy batches: the decoder input is the target shifted right after the
   }
 }
 
-TEST_CASE("EncoderDecoder: logits [B, T, V], decoding is causal", "[models][encoder_decoder]") {
+TEST_CASE("EncoderDecoder: logits of shape B x T x V, decoding is causal", "[models][encoder_decoder]") {
   models::EncoderDecoderConfig c;
   c.vocab_size = 6;
   c.max_length = 5;

@@ -24,7 +24,7 @@ models::PooledLMConfig tiny(nn::AttentionKind kind) {
 
 }  // namespace
 
-TEST_CASE("PooledLM maps a window [B, L] to next-token logits [B, V], also for B = 1",
+TEST_CASE("PooledLM maps a window B x L to next-token logits B x V, also for B = 1",
           "[models][pooled_lm]") {
   for (auto kind : {nn::AttentionKind::Softmax, nn::AttentionKind::LinearElu, nn::AttentionKind::LinearExp}) {
     models::PooledLM lm(tiny(kind));
