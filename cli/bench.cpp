@@ -5,6 +5,9 @@
 //       at the laptop recipe's shapes in the forward and the transposed backward layouts.
 //   attic bench train --preset=cpu|gpu-size [--threads=N] [--iters=100] [--json=true]
 //       ms per training step (forward, backward, clipping, AdamW) of the GPT recipe.
+//   attic bench attention [--max_n=4096] [--softmax_max_n=8192] [--threads=N] [--json=true]
+//       time and peak memory of softmax vs linear self-attention, forward and backward,
+//       for n = 256, 512, …, max_n, and the growth t(2n)/t(n) (cli/bench_attention.cpp).
 //
 // Each GEMM figure is the best of several runs, so a busy machine shows its quietest
 // moment; a training figure is the median step after a warm-up.
@@ -17,6 +20,7 @@
 #include <sstream>
 #include <ctime>
 
+#include "cli/bench_attention.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "data/text_dataset.h"
@@ -195,13 +199,14 @@ int bench_train(const std::string& preset, int64_t threads, int64_t iters, int64
 }  // namespace
 
 int bench(const std::vector<std::string>& args) {
-  ATTIC_CHECK(!args.empty() && (args[0] == "gemm" || args[0] == "train"),
-              "bench: expected 'attic bench gemm' or 'attic bench train', got '",
+  ATTIC_CHECK(!args.empty() && (args[0] == "gemm" || args[0] == "train" || args[0] == "attention"),
+              "bench: expected 'attic bench gemm', 'attic bench train' or 'attic bench attention', got '",
               args.empty() ? std::string() : args[0], "'");
   std::string preset = "cpu";
   int64_t threads = 0, iters = 100, warmup = 5;
   double peak = 230.0;
   bool json = false;
+  int64_t max_n = 4096, softmax_max_n = 8192;
   Options opts;
   opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train");
   opts.bind("json", json, "one JSON object per line");
@@ -209,15 +214,18 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("iters", iters, "train: timed steps");
   opts.bind("warmup", warmup, "train: untimed steps first");
   opts.bind("peak_gflops_per_core", peak, "gemm: the peak that % of peak refers to");
+  opts.bind("max_n", max_n, "attention: the longest sequence (from 256, doubling)");
+  opts.bind("softmax_max_n", softmax_max_n, "attention: softmax only up to this n (its n x n memory)");
   std::ostringstream quiet;
   for (size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
-      std::cout << "usage: attic bench gemm|train [--key=value ...]\nkeys:\n" << opts.usage();
+      std::cout << "usage: attic bench gemm|train|attention [--key=value ...]\nkeys:\n" << opts.usage();
       return 0;
     }
     opts.apply_flag(args[i], quiet);
   }
   if (args[0] == "gemm") return bench_gemm(threads, peak, json);
+  if (args[0] == "attention") return bench_attention(max_n, softmax_max_n, threads, json);
   return bench_train(preset, threads, iters, warmup, json);
 }
 

@@ -49,7 +49,7 @@ static CheckpointInfo parse_info(const std::map<std::string, std::string>& m, co
   return info;
 }
 
-void save_checkpoint(const std::string& out_dir, const models::GPT& model,
+void save_checkpoint(const std::string& out_dir, const nn::Module& model,
                      const optim::Optimizer& opt, const CheckpointInfo& info) {
   std::filesystem::create_directories(out_dir);
   std::ostringstream rng;
@@ -74,7 +74,7 @@ CheckpointInfo read_checkpoint_info(const std::string& out_dir) {
   return parse_info(nn::load_safetensors(path).metadata, path);
 }
 
-CheckpointInfo load_model(const std::string& out_dir, models::GPT& model) {
+CheckpointInfo load_model(const std::string& out_dir, nn::Module& model) {
   const std::string path = model_path(out_dir);
   return parse_info(nn::load(model, path), path);
 }

@@ -23,12 +23,12 @@ struct CheckpointInfo {
 std::string model_path(const std::string& out_dir);
 std::string optimizer_path(const std::string& out_dir);
 
-void save_checkpoint(const std::string& out_dir, const models::GPT& model,
+void save_checkpoint(const std::string& out_dir, const nn::Module& model,
                      const optim::Optimizer& opt, const CheckpointInfo& info);
 // Reads ckpt.safetensors' metadata (no tensors are kept); throws if anything is missing.
 CheckpointInfo read_checkpoint_info(const std::string& out_dir);
 // Loads the weights into model (strict) and returns the metadata.
-CheckpointInfo load_model(const std::string& out_dir, models::GPT& model);
+CheckpointInfo load_model(const std::string& out_dir, nn::Module& model);
 // Loads optim.safetensors; checks that it belongs to the same iteration as the model.
 void load_optimizer(const std::string& out_dir, optim::Optimizer& opt, int64_t iter_num);
 

@@ -11,5 +11,6 @@ int train(const std::vector<std::string>& args);
 int sample(const std::vector<std::string>& args);
 int eval(const std::vector<std::string>& args);
 int bench(const std::vector<std::string>& args);
+int seq2seq(const std::vector<std::string>& args);  // cli/seq2seq.cpp
 
 }  // namespace attic::cli

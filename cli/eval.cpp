@@ -41,14 +41,14 @@ int eval(const std::vector<std::string>& args) {
   ATTIC_CHECK(data.tokenizer().vocabulary() == r.tokenizer->vocabulary(), "eval: ", dataset,
               " has a different vocabulary than the checkpoint in ", out_dir);
   const Device dev = device == "cuda" ? Device::CUDA : Device::CPU;
-  r.model->to(dev);
+  r.model->module().to(dev);
   NoGradGuard no_grad;
   double loss[2] = {0, 0};
   for (Split split : {Split::Train, Split::Val}) {
     Generator gen(uint64_t(seed) + (split == Split::Val ? 1u : 0u));
     for (int64_t k = 0; k < eval_iters; ++k) {
       Batch b = data.get_batch(split, batch_size, cfg.block_size, gen);
-      loss[split == Split::Val] += r.model->forward(b.x.to(dev), b.y.to(dev)).loss.item<double>();
+      loss[split == Split::Val] += r.model->loss(b.x.to(dev), b.y.to(dev)).item<double>();
     }
   }
   std::printf("iter %lld checkpoint: train loss %.4f, val loss %.4f\n", (long long)r.info.iter_num,

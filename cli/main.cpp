@@ -18,7 +18,9 @@ const char* kUsage =
     "  train    train the GPT (attic train --help lists the keys)\n"
     "  sample   generate text from a checkpoint\n"
     "  eval     print a checkpoint's train and val loss\n"
-    "  bench    time the GEMM (attic bench gemm) or a training step (attic bench train)\n";
+    "  bench    time the GEMM (attic bench gemm), a training step (attic bench train) or\n"
+    "           softmax vs linear attention (attic bench attention)\n"
+    "  seq2seq  train an encoder-decoder on the copy or reverse task\n";
 
 // One line, whatever the message holds.
 std::string one_line(std::string s) {
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
     if (command == "sample") return attic::cli::sample(args);
     if (command == "eval") return attic::cli::eval(args);
     if (command == "bench") return attic::cli::bench(args);
+    if (command == "seq2seq") return attic::cli::seq2seq(args);
     std::cerr << "attic: unknown command '" << command << "'\n" << kUsage;
     return 2;
   } catch (const attic::Error& e) {

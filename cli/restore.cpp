@@ -17,9 +17,9 @@ Restored restore(const std::string& out_dir) {
       opts.set(line.substr(0, eq), line.substr(eq + 3));
   }
   r.tokenizer = std::make_unique<CharTokenizer>(CharTokenizer::from_vocabulary(r.info.vocabulary));
-  r.model = std::make_unique<models::GPT>(r.config.model_config(r.tokenizer->vocab_size()));
-  load_model(out_dir, *r.model);
-  r.model->eval();
+  r.model = make_lm(r.config, r.tokenizer->vocab_size());
+  load_model(out_dir, r.model->module());
+  r.model->module().eval();
   return r;
 }
 

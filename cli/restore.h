@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/checkpoint.h"
+#include "cli/lm_factory.h"
 #include "cli/train_config.h"
 #include "data/tokenizer.h"
 
@@ -13,7 +14,7 @@ namespace attic::cli {
 struct Restored {
   TrainConfig config;  // as saved in the checkpoint
   CheckpointInfo info;
-  std::unique_ptr<models::GPT> model;
+  std::unique_ptr<TrainableLM> model;
   std::unique_ptr<CharTokenizer> tokenizer;
 };
 

@@ -46,7 +46,7 @@ int sample(const std::vector<std::string>& args) {
   Restored r = restore(out_dir);
   ATTIC_CHECK(!start.empty(), "sample: the prompt is empty; give --start=TEXT");
   const Device dev = device == "cuda" ? Device::CUDA : Device::CPU;
-  r.model->to(dev);
+  r.model->module().to(dev);
   const std::vector<int64_t> ids = r.tokenizer->encode(start);
   const Tensor prompt = from_vector(ids, {1, int64_t(ids.size())});
   Generator gen{static_cast<uint64_t>(seed)};

@@ -14,6 +14,7 @@
 
 #include "cli/checkpoint.h"
 #include "cli/commands.h"
+#include "cli/lm_factory.h"
 #include "cli/train_config.h"
 #include "data/text_dataset.h"
 #include "optim/optim.h"
@@ -43,9 +44,10 @@ void parse_args(Options& opts, const std::vector<std::string>& args, const char*
 // Mean loss over eval_iters batches of each split. The batches come from a generator seeded
 // by (seed, iteration), not from the training generator, so evaluating never changes what
 // the training sees: a resumed run repeats an uninterrupted one exactly.
-std::pair<double, double> estimate_loss(models::GPT& model, const TextDataset& data,
+std::pair<double, double> estimate_loss(TrainableLM& lm, const TextDataset& data,
                                         const TrainConfig& cfg, int64_t iter, Device device) {
   NoGradGuard no_grad;
+  nn::Module& model = lm.module();
   model.eval();
   double result[2] = {0, 0};
   for (Split split : {Split::Train, Split::Val}) {
@@ -53,7 +55,7 @@ std::pair<double, double> estimate_loss(models::GPT& model, const TextDataset& d
     double total = 0;
     for (int64_t k = 0; k < cfg.eval_iters; ++k) {
       Batch b = data.get_batch(split, cfg.batch_size, cfg.block_size, gen);
-      total += model.forward(b.x.to(device), b.y.to(device)).loss.item<double>();
+      total += lm.loss(b.x.to(device), b.y.to(device)).item<double>();
     }
     result[split == Split::Val] = total / double(cfg.eval_iters);
   }
@@ -102,6 +104,8 @@ int train(const std::vector<std::string>& args) {
       if (eq != std::string::npos && saved_opts.has(line.substr(0, eq)))
         saved_opts.set(line.substr(0, eq), line.substr(eq + 3));
     }
+    cfg.model = saved.model;
+    cfg.attention = saved.attention;
     cfg.n_layer = saved.n_layer;
     cfg.n_head = saved.n_head;
     cfg.n_embd = saved.n_embd;
@@ -110,7 +114,8 @@ int train(const std::vector<std::string>& args) {
     ATTIC_CHECK(resumed.vocabulary == data.tokenizer().vocabulary(), "resume: the checkpoint in ",
                 cfg.out_dir, " was trained on a different vocabulary than ", data_path);
   }
-  models::GPT model(cfg.model_config(data.vocab_size()));
+  std::unique_ptr<TrainableLM> lm = make_lm(cfg, data.vocab_size());
+  nn::Module& model = lm->module();
   if (cfg.init_from == "resume") {
     resumed = load_model(cfg.out_dir, model);
     iter = resumed.iter_num;
@@ -118,7 +123,7 @@ int train(const std::vector<std::string>& args) {
     std::cout << "resuming from " << model_path(cfg.out_dir) << " at iteration " << iter << "\n";
   }
   model.to(device);
-  std::printf("number of parameters: %.2fM\n", double(model.num_params_non_embedding()) / 1e6);
+  std::printf("number of parameters: %.2fM\n", double(lm->reported_params()) / 1e6);
 
   // nanoGPT's two groups: every tensor of 2 or more dims (matmul weights, embeddings)
   // decays; biases and LayerNorm weights do not.
@@ -149,7 +154,7 @@ int train(const std::vector<std::string>& args) {
 
     if (iter % cfg.eval_interval == 0) {
       if (live) std::cerr << "\r\033[K" << std::flush;
-      auto [tl, vl] = estimate_loss(model, data, cfg, iter, device);
+      auto [tl, vl] = estimate_loss(*lm, data, cfg, iter, device);
       std::printf("step %lld: train loss %.4f, val loss %.4f\n", (long long)iter, tl, vl);
       std::fflush(stdout);
       eval_train.emplace_back(double(iter), tl);
@@ -175,7 +180,7 @@ int train(const std::vector<std::string>& args) {
     double loss_sum = 0;
     for (int64_t micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
       Batch b = data.get_batch(Split::Train, cfg.batch_size, cfg.block_size, default_generator());
-      Tensor loss = model.forward(b.x.to(device), b.y.to(device)).loss;
+      Tensor loss = lm->loss(b.x.to(device), b.y.to(device));
       loss_sum += loss.item<double>();
       // Each micro-batch's mean loss is scaled so the summed gradients are the mean's.
       (loss / double(cfg.gradient_accumulation_steps)).backward();

@@ -1,5 +1,6 @@
 #include "tensor/cpu/cpu_backend.h"
 
+#include <atomic>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
@@ -70,6 +71,17 @@ struct Cache {
   }
 };
 
+// Live and peak bytes of storage, for attic bench's memory figures. Relaxed atomics: the
+// counts need no ordering with anything else.
+std::atomic<size_t> g_live{0}, g_peak{0};
+
+void count_alloc(size_t n) {
+  const size_t now = g_live.fetch_add(n, std::memory_order_relaxed) + n;
+  size_t peak = g_peak.load(std::memory_order_relaxed);
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+
 // Never destroyed, like the backend: static tensors free their storage after other statics.
 Cache& cache() {
   static Cache* c = new Cache;
@@ -81,6 +93,7 @@ Cache& cache() {
 // 64-byte alignment: one cache line, and the width of an AVX-512 register.
 void* CpuBackend::allocate(size_t nbytes) {
   const size_t cls = size_class(nbytes);
+  count_alloc(nbytes);
   if (kCaching) {
     Cache& c = cache();
     std::lock_guard<std::mutex> lock(c.mu);
@@ -98,6 +111,7 @@ void* CpuBackend::allocate(size_t nbytes) {
 }
 
 void CpuBackend::deallocate(void* ptr, size_t nbytes) {
+  g_live.fetch_sub(nbytes, std::memory_order_relaxed);
   if (kCaching) {
     const size_t cls = size_class(nbytes);
     Cache& c = cache();
@@ -112,6 +126,10 @@ void CpuBackend::deallocate(void* ptr, size_t nbytes) {
 }
 
 bool caching_allocator() { return kCaching; }
+
+size_t live_bytes() { return g_live.load(std::memory_order_relaxed); }
+size_t peak_bytes() { return g_peak.load(std::memory_order_relaxed); }
+void reset_peak_bytes() { g_peak.store(g_live.load(std::memory_order_relaxed), std::memory_order_relaxed); }
 
 size_t cached_bytes() {
   Cache& c = cache();

@@ -20,6 +20,11 @@ bool caching_allocator();            // false in AddressSanitizer builds: nothin
 size_t cached_bytes();               // bytes held in freed blocks
 void set_cache_limit(size_t nbytes); // frees cached blocks beyond nbytes, and keeps below it
 void empty_cache();                  // gives every cached block back to the system
+// Bytes of tensor storage alive now, and the most alive at once since the last
+// reset_peak_bytes() (what tensors asked for, whether or not the cache served it).
+size_t live_bytes();
+size_t peak_bytes();
+void reset_peak_bytes();            // peak := live
 
 class CpuBackend final : public Backend {
  public:

@@ -190,5 +190,5 @@ TEST_CASE("attic bench train prints one JSON line with ms_per_iter", "[cli][benc
   CHECK(bad.out == "attic: bench train: preset must be cpu or gpu-size, got 'tpu'\n");
   Run what = attic_run("bench fastest");
   CHECK(what.code == 2);
-  CHECK(what.out == "attic: bench: expected 'attic bench gemm' or 'attic bench train', got 'fastest'\n");
+  CHECK(what.out == "attic: bench: expected 'attic bench gemm', 'attic bench train' or 'attic bench attention', got 'fastest'\n");
 }

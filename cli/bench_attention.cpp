@@ -1,0 +1,110 @@
+#include "cli/bench_attention.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <map>
+
+#include "nn/attention/linear_attention.h"
+#include "nn/attention/multi_head_attention.h"
+#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/thread_pool.h"
+
+namespace attic::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Seconds of one call of f: the best of a few runs (fewer for slow calls), after a warm-up.
+double best_of(const std::function<void()>& f) {
+  auto t0 = Clock::now();
+  f();
+  const double once = std::chrono::duration<double>(Clock::now() - t0).count();
+  const int runs = once > 1.0 ? 1 : once > 0.1 ? 3 : 5;
+  const int reps = std::max(1, int(0.05 / std::max(once, 1e-9)));
+  double best = 1e30;
+  for (int r = 0; r < runs; ++r) {
+    t0 = Clock::now();
+    for (int i = 0; i < reps; ++i) f();
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count() / reps);
+  }
+  return best;
+}
+
+struct Row {
+  double fwd = 0, fwd_bwd = 0;
+  size_t peak = 0;
+};
+
+}  // namespace
+
+int bench_attention(int64_t max_n, int64_t softmax_max_n, int64_t threads, bool json) {
+  ATTIC_CHECK(max_n >= 256 && softmax_max_n >= 0, "bench attention: max_n must be >= 256 and "
+              "softmax_max_n >= 0, got ", max_n, " and ", softmax_max_n);
+  if (threads > 0) set_num_threads(int(threads));
+  constexpr int64_t d = 64;
+  nn::AttentionOptions o;
+  o.dim_q = o.dim_k = o.dim_v = d;
+  o.num_heads = 1;
+  manual_seed(0);
+  struct Variant {
+    const char* name;
+    std::shared_ptr<nn::Attention> attn;
+    bool causal;
+  };
+  const std::vector<Variant> variants = {
+      {"softmax", std::make_shared<nn::MultiHeadAttention>(o), false},
+      {"linear_elu", std::make_shared<nn::LinearAttention>(o, nn::FeatureMap::EluPlusOne), false},
+      {"linear_exp", std::make_shared<nn::LinearAttention>(o, nn::FeatureMap::Exp), false},
+      {"softmax causal", std::make_shared<nn::MultiHeadAttention>(o), true},
+      {"linear_elu causal", std::make_shared<nn::LinearAttention>(o, nn::FeatureMap::EluPlusOne), true},
+  };
+  if (!json) {
+    std::printf("self-attention on x [1, n, %lld], one head, %d threads; peak = tensor memory during fwd+bwd\n",
+                (long long)d, num_threads());
+    std::printf("%-18s %6s %10s %10s %10s %8s\n", "attention", "n", "fwd ms", "fwd+bwd ms",
+                "peak MiB", "t(2n)/t(n)");
+  }
+  for (const Variant& v : variants) {
+    std::map<int64_t, Row> rows;
+    for (int64_t n = 256; n <= max_n; n *= 2) {
+      if (v.attn->kind() == nn::AttentionKind::Softmax && n > softmax_max_n) break;
+      Tensor x = randn({1, n, d}).requires_grad_();
+      Row r;
+      r.fwd = best_of([&] {
+        NoGradGuard no_grad;
+        (void)v.attn->forward(x, x, x, Tensor(), v.causal);
+      });
+      auto fb = [&] {
+        sum(v.attn->forward(x, x, x, Tensor(), v.causal)).backward();
+        x.set_grad({});
+        v.attn->zero_grad();
+      };
+      r.fwd_bwd = best_of(fb);
+      const size_t base = cpu::live_bytes();
+      cpu::reset_peak_bytes();
+      fb();
+      r.peak = cpu::peak_bytes() - base;
+      const bool has_prev = rows.count(n / 2) > 0;
+      const double growth = has_prev ? r.fwd_bwd / rows[n / 2].fwd_bwd : 0.0;
+      rows[n] = r;
+      if (json)
+        std::printf("{\"bench\": \"attention\", \"attention\": \"%s\", \"n\": %lld, \"fwd_ms\": %.3f, "
+                    "\"fwd_bwd_ms\": %.3f, \"peak_bytes\": %zu, \"growth\": %.2f}\n", v.name,
+                    (long long)n, r.fwd * 1e3, r.fwd_bwd * 1e3, r.peak, growth);
+      else if (has_prev)
+        std::printf("%-18s %6lld %10.2f %10.2f %10.1f %8.2f\n", v.name, (long long)n, r.fwd * 1e3,
+                    r.fwd_bwd * 1e3, double(r.peak) / (1 << 20), growth);
+      else
+        std::printf("%-18s %6lld %10.2f %10.2f %10.1f %8s\n", v.name, (long long)n, r.fwd * 1e3,
+                    r.fwd_bwd * 1e3, double(r.peak) / (1 << 20), "-");
+      std::fflush(stdout);
+    }
+  }
+  if (!json) std::printf("t(2n)/t(n) is of fwd+bwd: about 2 for linear cost, about 4 for quadratic\n");
+  return 0;
+}
+
+}  // namespace attic::cli

@@ -1,0 +1,33 @@
+// The language models `attic train`, `sample` and `eval` can drive, chosen by the model
+// key: gpt (nanoGPT's GPT, the default) or pooled_lm (the seed's window LM with attention
+// pooling, SPEC §2b; its attention key picks softmax, linear_elu or linear_exp). The loop
+// sees only this interface, so train.cpp stays one loop for every model.
+#pragma once
+
+#include <memory>
+
+#include "cli/train_config.h"
+#include "nn/module.h"
+#include "tensor/random.h"
+
+namespace attic::cli {
+
+class TrainableLM {
+ public:
+  virtual ~TrainableLM() = default;
+  virtual nn::Module& module() = 0;
+  // x, y [B, T] from TextDataset::get_batch (y is x shifted by one) -> 0-d mean loss.
+  // GPT predicts every position; the pooled LM predicts y's last column from x.
+  virtual Tensor loss(const Tensor& x, const Tensor& y) = 0;
+  // idx [B, T0] -> [B, T0 + max_new_tokens]
+  virtual Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature,
+                          int64_t top_k, Generator* gen) = 0;
+  // The parameter count `attic train` prints (GPT: nanoGPT's, without wpe).
+  virtual int64_t reported_params() const = 0;
+};
+
+// Builds the model cfg.model names for a vocabulary of vocab_size (cfg.validate() has
+// checked the names).
+std::unique_ptr<TrainableLM> make_lm(const TrainConfig& cfg, int64_t vocab_size);
+
+}  // namespace attic::cli

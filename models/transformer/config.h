@@ -1,0 +1,38 @@
+// Hyperparameters of the models built from nn/blocks (SPEC §2b and the copy task).
+#pragma once
+
+#include <cstdint>
+
+#include "nn/attention/attention.h"
+
+namespace attic::models {
+
+// The seed's "BERTLanguageModel": a window of L tokens -> the distribution of the next one.
+struct PooledLMConfig {
+  int64_t vocab_size = 65;  // V
+  int64_t window = 32;      // L: tokens in, one predicted
+  int64_t n_layer = 4;
+  int64_t n_head = 8;
+  int64_t n_embd = 768;     // d
+  int64_t hidden = 0;       // feed-forward width (0: d, the seed's 768/768)
+  double dropout = 0.1;
+  nn::AttentionKind attention = nn::AttentionKind::Softmax;
+
+  void validate() const;  // throws attic::Error naming the bad value
+};
+
+// An encoder-decoder over one shared vocabulary (the Annotated Transformer's copy task).
+struct EncoderDecoderConfig {
+  int64_t vocab_size = 11;  // V, id 0 is the start-of-sequence token
+  int64_t max_length = 16;  // longest source and target
+  int64_t n_layer = 2;      // encoder blocks, and as many decoder blocks
+  int64_t n_head = 4;
+  int64_t n_embd = 32;
+  int64_t hidden = 64;
+  double dropout = 0.0;
+  nn::AttentionKind attention = nn::AttentionKind::Softmax;
+
+  void validate() const;
+};
+
+}  // namespace attic::models

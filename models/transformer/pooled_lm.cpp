@@ -1,0 +1,64 @@
+#include "models/transformer/pooled_lm.h"
+
+#include <algorithm>
+
+#include "models/transformer/sampling.h"
+#include "nn/init.h"
+
+namespace attic::models {
+
+PooledLM::PooledLM(const PooledLMConfig& cfg) : config(cfg) {
+  cfg.validate();
+  nn::BlockOptions o;
+  o.dim = cfg.n_embd;
+  o.hidden = cfg.hidden;
+  o.num_heads = cfg.n_head;
+  o.dropout = cfg.dropout;
+  o.attention = cfg.attention;
+  wte = register_module("wte", std::make_shared<nn::Embedding>(cfg.vocab_size, cfg.n_embd));
+  pos = register_module("pos", std::make_shared<nn::PositionalEncoding>(cfg.n_embd, cfg.window, cfg.dropout));
+  blocks = register_module("blocks", std::make_shared<nn::ModuleList>());
+  for (int64_t i = 0; i < cfg.n_layer; ++i) blocks->push_back(std::make_shared<nn::EncoderBlock>(o));
+  pool = register_module("pool", std::make_shared<nn::PMA>(cfg.n_embd, 1, cfg.n_head, cfg.attention));
+  head = register_module("head", std::make_shared<nn::Linear>(cfg.n_embd, cfg.vocab_size));
+  nn::init::xavier_normal_(head->weight);
+  nn::init::zeros_(head->bias);
+}
+
+// idx [B, T] -> logits [B, V]
+PooledLM::Output PooledLM::forward(const Tensor& idx, const Tensor& targets) {
+  ATTIC_CHECK(idx.dim() == 2 && idx.size(1) >= 1 && idx.size(1) <= config.window,
+              "PooledLM: idx of shape ", str(idx.shape()), " must be [B, T] with 1 <= T <= window = ",
+              config.window);
+  Tensor x = pos->forward(wte->forward(idx));
+  for (const auto& b : *blocks) x = std::static_pointer_cast<nn::EncoderBlock>(b)->forward(x);
+  Output out;
+  out.logits = head->forward(pool->forward(x).squeeze(1));
+  if (targets.defined()) {
+    ATTIC_CHECK(targets.dim() == 1 && targets.size(0) == idx.size(0), "PooledLM: targets of shape ",
+                str(targets.shape()), " must be [B] = [", idx.size(0), "]");
+    out.loss = cross_entropy(out.logits, targets);
+  }
+  return out;
+}
+
+Tensor PooledLM::generate(const Tensor& idx_in, int64_t max_new_tokens, double temperature,
+                          int64_t top_k, Generator* gen) {
+  ATTIC_CHECK(temperature >= 0, "generate: temperature must be >= 0, got ", temperature);
+  ATTIC_CHECK(top_k >= 0, "generate: top_k must be >= 0, got ", top_k);
+  Generator& g = gen ? *gen : default_generator();
+  NoGradGuard no_grad;
+  const bool was_training = is_training();
+  eval();
+  Tensor seq = idx_in.contiguous();
+  for (int64_t step = 0; step < max_new_tokens; ++step) {
+    const int64_t T = seq.size(1), Tc = std::min(T, config.window);
+    Tensor logits = forward(seq.narrow(1, T - Tc, Tc).contiguous()).logits;  // [B, V]
+    Tensor next = sample_next(logits, temperature, top_k, g);                // [B, 1]
+    seq = cat({seq, next}, 1);
+  }
+  train(was_training);
+  return seq;
+}
+
+}  // namespace attic::models

@@ -1,0 +1,12 @@
+// Drawing the next token from logits, as GPT::generate does (nanoGPT's sample.py rule).
+#pragma once
+
+#include "tensor/ops.h"
+
+namespace attic::models {
+
+// logits [B, V] -> [B, 1] int64: divide by temperature, keep the top_k largest (0 = all),
+// softmax, draw one per row with gen. temperature 0 picks the argmax.
+Tensor sample_next(const Tensor& logits, double temperature, int64_t top_k, Generator& gen);
+
+}  // namespace attic::models

@@ -1,0 +1,58 @@
+// The interface every attention module shares, so that a block can hold softmax or linear
+// attention behind one pointer, and the switch between them (AttentionKind).
+//
+//   auto attn = make_attention(AttentionKind::LinearElu, {.dim_q = 32, .dim_k = 32, .dim_v = 32});
+//   Tensor y = attn->forward(q, k, v, keep);   // keep: 1 = attend, 0 = ignore
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "nn/module.h"
+
+namespace attic::nn {
+
+enum class AttentionKind {
+  Softmax,    // softmax(q kᵀ · scale) v                         (Vaswani et al. 2017)
+  LinearElu,  // φ(q)(φ(k)ᵀ v) / φ(q)(φ(k)ᵀ 1), φ = elu + 1       (Katharopoulos et al. 2020)
+  LinearExp,  // the same with φ = exp                            (Shen et al. 2021)
+};
+
+// "softmax", "linear_elu", "linear_exp" <-> the enum; an unknown name throws attic::Error.
+AttentionKind parse_attention_kind(const std::string& name);
+std::string attention_kind_name(AttentionKind kind);
+
+// MultiHeadAttention(dim_q, dim_k, dim_v, num_heads, dropout, dim_a = dim_q, dim_o = dim_q)
+// of the seed (SPEC §2a): q, k project to dim_a, v to dim_o, output width dim_o.
+// 0 for dim_a or dim_o means "dim_q".
+struct AttentionOptions {
+  int64_t dim_q = 0, dim_k = 0, dim_v = 0;
+  int64_t num_heads = 1;
+  double dropout = 0.0;  // on the attention weights (softmax only; linear has no weights)
+  int64_t dim_a = 0, dim_o = 0;
+  // Softmax only. false: logits · 1/√(dim_a / num_heads), the head width, as the README and
+  // the paper say. true: · 1/√dim_a, what the seed's code does at every commit.
+  bool scale_by_total_width = false;
+
+  int64_t a() const { return dim_a > 0 ? dim_a : dim_q; }
+  int64_t o() const { return dim_o > 0 ? dim_o : dim_q; }
+  void validate(const char* who) const;  // throws attic::Error naming who
+};
+
+class Attention : public Module {
+ public:
+  // q [B, Tq, dim_q], k [B, Tk, dim_k], v [B, Tk, dim_v] -> [B, Tq, dim_o].
+  // keep: undefined, [B, Tk] (key padding, the same for every query) or [B, Tq, Tk];
+  //   nonzero = attend, 0 = ignore. causal: query i sees keys j <= i only (needs Tq == Tk).
+  virtual Tensor forward(const Tensor& q, const Tensor& k, const Tensor& v,
+                         const Tensor& keep = Tensor(), bool causal = false) = 0;
+  Tensor operator()(const Tensor& q, const Tensor& k, const Tensor& v,
+                    const Tensor& keep = Tensor(), bool causal = false) {
+    return forward(q, k, v, keep, causal);
+  }
+  virtual AttentionKind kind() const = 0;
+};
+
+std::shared_ptr<Attention> make_attention(AttentionKind kind, const AttentionOptions& options);
+
+}  // namespace attic::nn

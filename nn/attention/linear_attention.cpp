@@ -1,0 +1,150 @@
+#include "nn/attention/linear_attention.h"
+
+#include "nn/attention/scaled_dot_product.h"
+#include "nn/init.h"
+
+namespace attic::nn {
+
+namespace {
+
+std::shared_ptr<Linear> xavier_linear(int64_t in, int64_t out) {
+  auto fc = std::make_shared<Linear>(in, out);
+  init::xavier_normal_(fc->weight);
+  init::zeros_(fc->bias);
+  return fc;
+}
+
+// num [..., T, d_v] / den [..., T, 1]. den is 0 only where every key is masked (φ > 0
+// otherwise), and num is 0 there too: adding 1 to those denominators defines 0/0 as 0.
+Tensor normalize(const Tensor& num, const Tensor& den) { return num / (den + eq(den, 0.0)); }
+
+// x [B, T, W] -> [B, 1, 1], the largest element of each batch item (no gradient)
+Tensor max_per_item(const Tensor& x) {
+  return max(max(x.detach(), 2, true).values, 1, true).values;
+}
+
+}  // namespace
+
+LinearAttention::LinearAttention(const AttentionOptions& opt, FeatureMap fm)
+    : options(opt), feature_map(fm) {
+  options.validate("LinearAttention");
+  fc_q = register_module("fc_q", xavier_linear(opt.dim_q, opt.a()));
+  fc_k = register_module("fc_k", xavier_linear(opt.dim_k, opt.a()));
+  fc_v = register_module("fc_v", xavier_linear(opt.dim_v, opt.o()));
+  fc_o = register_module("fc_o", xavier_linear(opt.o(), opt.o()));
+}
+
+AttentionKind LinearAttention::kind() const {
+  return feature_map == FeatureMap::EluPlusOne ? AttentionKind::LinearElu : AttentionKind::LinearExp;
+}
+
+// x [*] -> [*]: elu(x) + 1 or exp(x)
+Tensor LinearAttention::phi(const Tensor& x) const {
+  return feature_map == FeatureMap::EluPlusOne ? elu(x) + 1.0 : exp(x);
+}
+
+// q [B, Tq, dim_q], k [B, Tk, dim_k], v [B, Tk, dim_v], keep [B, Tk] -> [B, Tq, dim_o]
+Tensor LinearAttention::forward(const Tensor& q, const Tensor& k, const Tensor& v,
+                                const Tensor& keep, bool causal) {
+  ATTIC_CHECK(q.dim() == 3 && k.dim() == 3 && v.dim() == 3 && q.size(0) == k.size(0) &&
+                  k.size(0) == v.size(0) && k.size(1) == v.size(1),
+              "LinearAttention: q, k, v must be [B, Tq, dim_q], [B, Tk, dim_k], [B, Tk, dim_v], got ",
+              str(q.shape()), ", ", str(k.shape()), ", ", str(v.shape()));
+  ATTIC_CHECK(!keep.defined() || keep.dim() == 2, "LinearAttention: mask of shape ",
+              str(keep.shape()), " has no O(n) form; give a [B, Tk] key padding mask (or causal)");
+  const int64_t B = q.size(0), Tq = q.size(1), Tk = k.size(1), NH = options.num_heads;
+  ATTIC_CHECK(!causal || Tq == Tk, "LinearAttention: causal attention needs as many queries as keys, got Tq = ",
+              Tq, " and Tk = ", Tk);
+  Tensor qp = fc_q->forward(q), kp = fc_k->forward(k);
+  Tensor qf, kf;
+  if (feature_map == FeatureMap::Exp) {
+    // exp overflows float32 above 88. A shift c_i shared by one query's features scales
+    // that query's numerator and denominator alike, and so does a shift c shared by every
+    // key of a batch item: both cancel exactly, so shift by the maxima (the largest
+    // feature becomes e^0 = 1). Under the causal mask the key shift is the maximum over
+    // the whole sequence, still one constant per sequence, so it still cancels.
+    qf = exp(qp - max(qp.detach(), -1, true).values);
+    kf = exp(kp - max_per_item(kp));
+  } else {
+    qf = phi(qp);
+    kf = phi(kp);
+  }
+  if (keep.defined()) {
+    Tensor m = keep_mask_4d(keep, B, Tq, Tk, false, kf.dtype(), "LinearAttention");  // [B,1,1,Tk]
+    kf = kf * m.squeeze(1).transpose(1, 2);  // [B, Tk, 1]: masked keys get φ(k) = 0
+  }
+  Tensor qh = split_heads(qf, NH);                   // [B, NH, Tq, dk]
+  Tensor kh = split_heads(kf, NH);                   // [B, NH, Tk, dk]
+  Tensor vh = split_heads(fc_v->forward(v), NH);     // [B, NH, Tk, dv]
+  Tensor o;
+  if (!causal) {
+    Tensor ctx = matmul(kh.transpose(-2, -1), vh);   // [B, NH, dk, dv] = Σ_j φ(k_j) v_jᵀ
+    Tensor ksum = sum(kh, {2}, true);                // [B, NH, 1, dk]  = Σ_j φ(k_j)
+    o = normalize(matmul(qh, ctx), sum(qh * ksum, {-1}, true));
+  } else {
+    // The prefix sums of the RNN at every position at once: S_i = Σ_{j≤i} φ(k_j) v_jᵀ is
+    // a cumsum of outer products, [B, NH, T, dk, dv]: memory and time linear in T.
+    // (The seed's loop kept one scalar per batch item, used k·v instead of the outer
+    // product, and never normalized; this is the README's recurrence.)
+    Tensor S = cumsum(kh.unsqueeze(-1) * vh.unsqueeze(-2), 2);
+    Tensor z = cumsum(kh, 2);                        // [B, NH, T, dk]
+    Tensor num = matmul(qh.unsqueeze(-2), S).squeeze(-2);  // [B, NH, T, dv]
+    o = normalize(num, sum(qh * z, {-1}, true));
+  }
+  return fc_o->forward(merge_heads(o));
+}
+
+// The same inputs -> [B, Tq, dim_o] through the explicit [B, NH, Tq, Tk] kernel matrix
+//   A_ij = φ(q_i)·φ(k_j) (· keep_ij), o_i = Σ_j A_ij v_j / Σ_j A_ij
+Tensor LinearAttention::forward_reference(const Tensor& q, const Tensor& k, const Tensor& v,
+                                          const Tensor& keep, bool causal) {
+  const int64_t B = q.size(0), Tq = q.size(1), Tk = k.size(1), NH = options.num_heads;
+  Tensor qh = split_heads(phi(fc_q->forward(q)), NH);
+  Tensor kh = split_heads(phi(fc_k->forward(k)), NH);
+  Tensor vh = split_heads(fc_v->forward(v), NH);
+  Tensor A = matmul(qh, kh.transpose(-2, -1));
+  Tensor m = keep_mask_4d(keep, B, Tq, Tk, causal, A.dtype(), "LinearAttention");
+  if (m.defined()) A = A * m;
+  return fc_o->forward(merge_heads(normalize(matmul(A, vh), sum(A, {-1}, true))));
+}
+
+// q [B, dim_q], k [B, dim_k], v [B, dim_v] -> [B, dim_o]; state updated in place:
+//   S ← S + φ(k) vᵀ, z ← z + φ(k), o = φ(q)ᵀ S / φ(q)ᵀ z    (per head)
+Tensor LinearAttention::step(State& st, const Tensor& q, const Tensor& k, const Tensor& v) {
+  ATTIC_CHECK(q.dim() == 2 && k.dim() == 2 && v.dim() == 2 && q.size(0) == k.size(0) &&
+                  k.size(0) == v.size(0),
+              "LinearAttention::step: q, k, v must be [B, dim_q], [B, dim_k], [B, dim_v], got ",
+              str(q.shape()), ", ", str(k.shape()), ", ", str(v.shape()));
+  const int64_t NH = options.num_heads;
+  Tensor qp = fc_q->forward(q).unsqueeze(1), kp = fc_k->forward(k).unsqueeze(1);  // [B, 1, dim_a]
+  Tensor vh = split_heads(fc_v->forward(v).unsqueeze(1), NH);                    // [B, NH, 1, dv]
+  Tensor qf, kf;
+  if (feature_map == FeatureMap::Exp) {
+    // Online rescaling, as in online softmax: the sums are kept under the shift m, the
+    // largest key feature so far. When a larger one arrives, the old sums are multiplied
+    // by exp(m_old − m_new) <= 1, which is what shifting them by m_new would have given.
+    Tensor m_new = max_per_item(kp);
+    if (st.m.defined()) {
+      m_new = maximum(st.m, m_new);
+      Tensor r = exp(st.m - m_new).unsqueeze(-1);  // [B, 1, 1, 1]
+      st.S = st.S * r;
+      st.z = st.z * r.squeeze(-1);
+    }
+    st.m = m_new;
+    qf = exp(qp - max(qp.detach(), -1, true).values);
+    kf = exp(kp - m_new);
+  } else {
+    qf = phi(qp);
+    kf = phi(kp);
+  }
+  Tensor qh = split_heads(qf, NH), kh = split_heads(kf, NH);  // [B, NH, 1, dk]
+  Tensor dS = matmul(kh.transpose(-2, -1), vh);               // [B, NH, dk, dv]
+  Tensor dz = kh.squeeze(2);                                  // [B, NH, dk]
+  st.S = st.S.defined() ? st.S + dS : dS;
+  st.z = st.z.defined() ? st.z + dz : dz;
+  Tensor num = matmul(qh, st.S);                              // [B, NH, 1, dv]
+  Tensor den = sum(qh.squeeze(2) * st.z, {-1}, true).unsqueeze(-1);  // [B, NH, 1, 1]
+  return fc_o->forward(merge_heads(normalize(num, den))).squeeze(1);
+}
+
+}  // namespace attic::nn

@@ -1,0 +1,58 @@
+// Linear attention (Katharopoulos et al. 2020, "Transformers are RNNs"), with the seed's
+// projections and init (as MultiHeadAttention, and no 1/√d scale). Per head, with feature
+// map φ applied elementwise to the projected queries and keys:
+//
+//   non-causal   o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j))           O(n)
+//   causal       S_i = S_{i−1} + φ(k_i) v_iᵀ,  z_i = z_{i−1} + φ(k_i)
+//                o_i = φ(q_i)ᵀ S_i / φ(q_i)ᵀ z_i                                   O(n)
+//
+// the d_k × d_v "context" Σ φ(k) vᵀ and the key sum are computed once (non-causal) or as
+// prefix sums (causal); the causal form is an RNN whose state is (S, z): step() runs it one
+// token at a time for generation. Both equal the explicit O(n²) normalized-kernel form
+//   o_i = Σ_j φ(q_i)·φ(k_j) v_j / Σ_j φ(q_i)·φ(k_j)      (j ≤ i when causal)
+// which forward_reference() computes, for tests and the benchmark.
+#pragma once
+
+#include "nn/attention/attention.h"
+#include "nn/linear.h"
+
+namespace attic::nn {
+
+enum class FeatureMap {
+  EluPlusOne,  // φ(x) = elu(x) + 1 > 0                         (Katharopoulos et al. 2020)
+  Exp,         // φ(x) = exp(x), so φ(q)·φ(k) ≈ exp(q·k) only heuristically (Shen et al.);
+               // the README names it, the seed's code never implements it
+};
+
+class LinearAttention : public Attention {
+ public:
+  LinearAttention(const AttentionOptions& options, FeatureMap feature_map);
+  // keep: undefined or [B, Tk] key padding (masked keys get φ(k) = 0). A full [B, Tq, Tk]
+  // mask has no O(n) form and throws. A query with no kept key returns 0 (0/0 is defined
+  // as 0 there).
+  Tensor forward(const Tensor& q, const Tensor& k, const Tensor& v,
+                 const Tensor& keep = Tensor(), bool causal = false) override;
+  // The O(n²) kernel form through the same projections; keep may also be [B, Tq, Tk].
+  Tensor forward_reference(const Tensor& q, const Tensor& k, const Tensor& v,
+                           const Tensor& keep = Tensor(), bool causal = false);
+  AttentionKind kind() const override;
+
+  // The recurrent state of the causal form, per batch element and head.
+  struct State {
+    Tensor S;  // [B, NH, d_k, d_v]  Σ φ(k_j) v_jᵀ so far
+    Tensor z;  // [B, NH, d_k]       Σ φ(k_j) so far
+    Tensor m;  // [B, 1, 1]          Exp only: the shift the sums are stored under
+  };
+  // One token of causal attention: q [B, dim_q], k [B, dim_k], v [B, dim_v] (the token's
+  // own key and value join the state first) -> [B, dim_o]. Start from State{}.
+  Tensor step(State& state, const Tensor& q, const Tensor& k, const Tensor& v);
+
+  std::shared_ptr<Linear> fc_q, fc_k, fc_v, fc_o;
+  AttentionOptions options;
+  FeatureMap feature_map;
+
+ private:
+  Tensor phi(const Tensor& x) const;  // φ without any shift
+};
+
+}  // namespace attic::nn

@@ -1,0 +1,33 @@
+// The sizes and switches every Transformer block takes (SPEC §2a).
+#pragma once
+
+#include <cstdint>
+
+#include "nn/attention/attention.h"
+
+namespace attic::nn {
+
+struct BlockOptions {
+  int64_t dim = 0;         // d, the width of the block's input and output
+  int64_t hidden = 0;      // width of the feed-forward's hidden layer (0: dim)
+  int64_t num_heads = 1;
+  double dropout = 0.0;    // on the attention weights and on each residual branch
+  AttentionKind attention = AttentionKind::Softmax;
+  int64_t memory_dim = 0;  // decoder / cross-attention: width of the memory (0: dim)
+  bool scale_by_total_width = false;  // softmax: the seed code's 1/√dim_a scale
+
+  int64_t ffn_hidden() const { return hidden > 0 ? hidden : dim; }
+  int64_t mem() const { return memory_dim > 0 ? memory_dim : dim; }
+  // Attention from queries of width dim to keys and values of width kv_dim.
+  AttentionOptions attention_options(int64_t kv_dim) const {
+    AttentionOptions o;
+    o.dim_q = dim;
+    o.dim_k = o.dim_v = kv_dim;
+    o.num_heads = num_heads;
+    o.dropout = dropout;
+    o.scale_by_total_width = scale_by_total_width;
+    return o;
+  }
+};
+
+}  // namespace attic::nn

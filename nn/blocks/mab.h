@@ -1,0 +1,29 @@
+// The Set Transformer's Multihead Attention Block (Lee et al. 2019), as the seed builds it:
+//   H   = Q + Attn(SN_q(Q), SN_kv(X), SN_kv(X), keep)       (attention dropout 0)
+//   out = H + fc(SN_h(H))                                     fc: Linear(dim, dim)
+// fc has no ReLU (the seed's code; the paper's rFF has one), kaiming_normal with fan_out,
+// bias 0. The seed's MAB has no norms (SN = identity); its README promises "pre-
+// normalization with ScaleNorm throughout", so norms are on by default here: the
+// documented intent. norm = false gives the seed code's block.
+#pragma once
+
+#include "nn/attention/scale_norm.h"
+#include "nn/blocks/block_options.h"
+#include "nn/linear.h"
+
+namespace attic::nn {
+
+class MAB : public Module {
+ public:
+  // queries of width dim, set elements of width kv_dim
+  MAB(int64_t dim, int64_t kv_dim, int64_t num_heads, AttentionKind attention = AttentionKind::Softmax,
+      bool norm = true);
+  // q [B, N, dim], x [B, M, kv_dim], keep [B, M] or [B, N, M] -> [B, N, dim]
+  Tensor forward(const Tensor& q, const Tensor& x, const Tensor& keep = Tensor());
+
+  std::shared_ptr<Attention> attn;
+  std::shared_ptr<Linear> fc;
+  std::shared_ptr<ScaleNorm> sn_q, sn_kv, sn_h;  // null when norm = false
+};
+
+}  // namespace attic::nn

@@ -1,0 +1,96 @@
+// `attic train --model=pooled_lm`, `attic seq2seq` and `attic bench attention` end to end,
+// on tiny settings, and their one-line errors.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "helpers.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;  // stdout and stderr together
+};
+
+Run attic_run(const std::string& args) {
+  const std::string cmd = std::string(ATTIC_BIN) + " " + args + " 2>&1";  // set by CMake
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+struct Scratch {
+  fs::path dir;
+  Scratch() {
+    dir = fs::temp_directory_path() / ("attic-tcli-" + std::to_string(std::random_device{}()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "corpus.txt") << [] {
+      std::string s;
+      for (int i = 0; i < 60; ++i) s += "To be, or not to be, that is the question.\n";
+      return s;
+    }();
+  }
+  ~Scratch() { fs::remove_all(dir); }
+  std::string path(const std::string& name) const { return (dir / name).string(); }
+};
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("attic train --model=pooled_lm trains, checkpoints, samples and evaluates",
+          "[cli][pooled_lm]") {
+  Scratch s;
+  const std::string flags = "--model=pooled_lm --attention=linear_exp --dataset=" + s.path("corpus.txt") +
+                            " --out_dir=" + s.path("out") +
+                            " --n_layer=1 --n_head=2 --n_embd=16 --block_size=8 --batch_size=4"
+                            " --eval_iters=2 --eval_interval=5 --max_iters=5 --warmup_iters=1"
+                            " --lr_decay_iters=5 --threads=1";
+  Run train = attic_run("train " + flags);
+  INFO(train.out);
+  REQUIRE(train.code == 0);
+  CHECK(has(train.out, "step 5: train loss"));
+  CHECK(fs::exists(s.path("out/ckpt.safetensors")));
+  Run sample = attic_run("sample --out_dir=" + s.path("out") +
+                         " --start=To --num_samples=1 --max_new_tokens=12 --threads=1");
+  INFO(sample.out);
+  CHECK(sample.code == 0);
+  CHECK(sample.out.rfind("To", 0) == 0);
+  Run eval = attic_run("eval --out_dir=" + s.path("out") + " --threads=1");
+  CHECK(eval.code == 0);
+  CHECK(has(eval.out, "iter 5 checkpoint: train loss"));
+}
+
+TEST_CASE("attic train rejects an unknown model or attention in one line", "[cli][pooled_lm]") {
+  Run r = attic_run("train --model=bert");
+  CHECK(r.code == 2);
+  CHECK(r.out == "Overriding: model = bert\nattic: model must be gpt or pooled_lm, got 'bert'\n");
+  r = attic_run("train --model=pooled_lm --attention=flash");
+  CHECK(r.code == 2);
+  CHECK(has(r.out, "attic: attention must be softmax, linear_elu or linear_exp, got 'flash'\n"));
+  r = attic_run("train --attention=linear_elu");
+  CHECK(r.code == 2);
+  CHECK(has(r.out, "attic: attention=linear_elu needs model=pooled_lm (the GPT has softmax attention only)\n"));
+}
+
+TEST_CASE("attic seq2seq runs on tiny settings, bench attention checks max_n", "[cli][seq2seq][bench]") {
+  Run r = attic_run("seq2seq --task=reverse --length=3 --symbols=3 --steps=5 --eval_size=4 "
+                    "--n_layer=1 --n_head=1 --n_embd=8 --hidden=8 --threads=1 --log_interval=0");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "held-out (4 sequences): token accuracy"));
+  r = attic_run("seq2seq --task=sort");
+  CHECK(r.code == 2);
+  CHECK(has(r.out, "attic: task must be copy or reverse, got 'sort'\n"));
+  r = attic_run("bench attention --max_n=100");
+  CHECK(r.code == 2);
+  CHECK(has(r.out, "attic: bench attention: max_n must be >= 256"));
+}

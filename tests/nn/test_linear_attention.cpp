@@ -1,0 +1,108 @@
+// nn/attention/linear_attention: the O(n) forms against the O(n²) kernel form, the RNN
+// step, masks, and gradcheck (SPEC §2d checks 1, 2, 5).
+#include <cmath>
+
+#include "module64.h"
+#include "nn/attention/linear_attention.h"
+
+using namespace attic;
+using namespace attic::testing;
+
+namespace {
+
+nn::AttentionOptions opts(int64_t d, int64_t heads) {
+  nn::AttentionOptions o;
+  o.dim_q = o.dim_k = o.dim_v = d;
+  o.num_heads = heads;
+  return o;
+}
+
+const nn::FeatureMap kMaps[] = {nn::FeatureMap::EluPlusOne, nn::FeatureMap::Exp};
+
+}  // namespace
+
+TEST_CASE("linear attention by hand, elu+1 feature map", "[nn][linear_attention]") {
+  // identity projections, one head: q = [0, 0] -> φ = [1, 1];
+  //   k_1 = [0, 0] -> [1, 1], k_2 = [1, −1] -> [2, e^−1] = [2, 0.367879]; v = I
+  //   sims φ(q)·φ(k): 2 and 2.367879, sum 4.367879
+  //   out = [2, 2.367879] / 4.367879 = [0.457888, 0.542112]
+  nn::LinearAttention la(opts(2, 1), nn::FeatureMap::EluPlusOne);
+  for (auto* fc : {la.fc_q.get(), la.fc_k.get(), la.fc_v.get(), la.fc_o.get()})
+    set_values(fc->weight, tensor({{1, 0}, {0, 1}}));
+  Tensor q = tensor({{{0, 0}}}), k = tensor({{{0, 0}, {1, -1}}}), v = tensor({{{1, 0}, {0, 1}}});
+  CHECK_THAT(values(la(q, k, v)), ApproxValues({0.457888, 0.542112}, 1e-5));
+  CHECK_THAT(values(la.forward_reference(q, k, v)), ApproxValues({0.457888, 0.542112}, 1e-5));
+}
+
+TEST_CASE("non-causal linear attention equals the explicit kernel form, with and without padding",
+          "[nn][linear_attention]") {
+  for (nn::FeatureMap fm : kMaps) {
+    nn::LinearAttention la(opts(8, 2), fm);
+    Tensor q = randn({2, 5, 8}), kv = randn({2, 7, 8});
+    CHECK(max_abs_diff(la(q, kv, kv), la.forward_reference(q, kv, kv)) < 1e-5);
+    Tensor keep = tensor({{1, 1, 0, 1, 1, 1, 0}, {0, 1, 1, 1, 1, 1, 1}});
+    Tensor y = la(q, kv, kv, keep);
+    CHECK(max_abs_diff(y, la.forward_reference(q, kv, kv, keep)) < 1e-5);
+    // masked keys have no influence
+    Tensor kv2 = where(eq(keep, 0.0).unsqueeze(-1), randn({2, 7, 8}) * 5.0, kv);
+    CHECK(max_abs_diff(la(q, kv2, kv2, keep), y) < 1e-5);
+  }
+}
+
+TEST_CASE("the causal prefix-sum form and the step RNN equal the masked kernel form",
+          "[nn][linear_attention][causal]") {
+  for (nn::FeatureMap fm : kMaps) {
+    nn::LinearAttention la(opts(6, 3), fm);
+    Tensor x = randn({2, 6, 6}) * 2.0;
+    Tensor y = la(x, x, x, Tensor(), true);
+    CHECK(max_abs_diff(y, la.forward_reference(x, x, x, Tensor(), true)) < 1e-5);
+    // output t depends on tokens 0..t only
+    Tensor x2 = x.clone();
+    { NoGradGuard g; x2.narrow(1, 4, 2).copy_(randn({2, 2, 6})); }
+    CHECK(max_abs_diff(la(x2, x2, x2, Tensor(), true).narrow(1, 0, 4), y.narrow(1, 0, 4)) < 1e-6);
+    // one token at a time
+    nn::LinearAttention::State st;
+    for (int64_t t = 0; t < 6; ++t) {
+      Tensor xt = x.select(1, t);
+      CHECK(max_abs_diff(la.step(st, xt, xt, xt), y.select(1, t)) < 1e-5);
+    }
+    CHECK(st.S.shape() == Shape{2, 3, 2, 2});
+  }
+}
+
+TEST_CASE("the exp feature map stays finite where exp would overflow float32",
+          "[nn][linear_attention]") {
+  nn::LinearAttention la(opts(4, 1), nn::FeatureMap::Exp);
+  Tensor x = randn({1, 5, 4}) * 200.0;  // projected features far above 88
+  CHECK(std::isfinite(sum(la(x, x, x)).item<double>()));
+  CHECK(std::isfinite(sum(la(x, x, x, Tensor(), true)).item<double>()));
+  nn::LinearAttention::State st;
+  for (int64_t t = 0; t < 5; ++t) {
+    Tensor xt = x.select(1, t);
+    CHECK(std::isfinite(sum(la.step(st, xt, xt, xt)).item<double>()));
+  }
+}
+
+TEST_CASE("linear attention: a fully masked sequence gives 0, a full mask is refused",
+          "[nn][linear_attention][mask]") {
+  nn::LinearAttention la(opts(4, 2), nn::FeatureMap::EluPlusOne);
+  Tensor x = randn({1, 3, 4});
+  // fc_o(0) = fc_o's bias, which starts at 0
+  CHECK(max_abs_diff(la(x, x, x, zeros({1, 3})), zeros({1, 3, 4})) < 1e-7);
+  CHECK(error_message([&] { la(x, x, x, ones({1, 3, 3})); }) ==
+        "LinearAttention: mask of shape [1, 3, 3] has no O(n) form; give a [B, Tk] key padding "
+        "mask (or causal)");
+}
+
+TEST_CASE("linear attention passes gradcheck in both feature maps, causal or not, masked",
+          "[nn][linear_attention][gradcheck]") {
+  for (nn::FeatureMap fm : kMaps) {
+    nn::LinearAttention la(opts(4, 2), fm);
+    std::vector<Tensor> in = to_float64(la);
+    in.insert(in.begin(), leaf64({2, 3, 4}));
+    Tensor keep = tensor({{1, 0, 1}, {1, 1, 1}}, kFloat64);
+    CHECK(gradcheck([&](const std::vector<Tensor>& x) { return la(x[0], x[0], x[0], keep); }, in));
+    CHECK(gradcheck([&](const std::vector<Tensor>& x) { return la(x[0], x[0], x[0], Tensor(), true); },
+                    in));
+  }
+}

@@ -1,0 +1,55 @@
+// viz/heatmap: the SVG heatmap of attention weights.
+#include <string>
+
+#include "helpers.h"
+#include "viz/heatmap.h"
+
+using namespace attic;
+using namespace attic::testing;
+
+namespace {
+
+int count(const std::string& s, const std::string& what) {
+  int n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("heat_color runs from white to dark blue", "[viz][heatmap]") {
+  CHECK(viz::heat_color(0.0) == "#ffffff");
+  CHECK(viz::heat_color(1.0) == "#08306b");
+  // halfway: 255 + (8 − 255)/2 = 131.5 -> 132 = 0x84, 255 − 103.5 = 151.5 -> 152 = 0x98,
+  // 255 − 74 = 181 = 0xb5
+  CHECK(viz::heat_color(0.5) == "#8498b5");
+  CHECK(viz::heat_color(7.0) == "#08306b");  // clamped
+}
+
+TEST_CASE("heatmap_svg draws one cell per value, scaled by the largest", "[viz][heatmap]") {
+  viz::Heatmap h;
+  h.values = {0.0, 1.0, 0.5, 2.0, 0.0, 0.0};
+  h.rows = 2;
+  h.cols = 3;
+  h.title = "a < b";
+  h.col_ticks = {"x", "y", "z"};
+  const std::string svg = viz::heatmap_svg(h, 10);
+  CHECK(svg.rfind("<svg", 0) == 0);
+  CHECK(svg.find("</svg>") != std::string::npos);
+  CHECK(count(svg, "<rect") == 1 + 6 + 1);  // background, cells, frame
+  CHECK(count(svg, "fill=\"#08306b\"") == 1);  // only the 2.0 is the darkest
+  CHECK(count(svg, "fill=\"#8498b5\"") == 1);  // 1.0 is half of 2.0
+  CHECK(svg.find("a &lt; b") != std::string::npos);
+  CHECK(viz::heatmaps_svg({h, h}).find("</svg>") != std::string::npos);
+}
+
+TEST_CASE("heatmap_svg refuses mismatched sizes and negative values", "[viz][heatmap]") {
+  viz::Heatmap h;
+  h.values = {1, 2, 3};
+  h.rows = 2;
+  h.cols = 2;
+  CHECK(error_message([&] { viz::heatmap_svg(h); }) == "heatmap_svg: 3 values for 2 x 2 cells");
+  h.values = {1, 2, -3, 4};
+  CHECK(error_message([&] { viz::heatmap_svg(h); }) ==
+        "heatmap_svg: values must be finite and >= 0, got -3");
+}

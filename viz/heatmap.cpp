@@ -1,0 +1,100 @@
+#include "viz/heatmap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "tensor/error.h"
+
+namespace attic::viz {
+
+namespace {
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else out += c;
+  }
+  return out;
+}
+
+constexpr int kLeft = 56, kTop = 40, kGap = 24, kBottom = 40;
+
+void check(const Heatmap& h) {
+  ATTIC_CHECK(h.rows > 0 && h.cols > 0 && h.values.size() == size_t(h.rows) * size_t(h.cols),
+              "heatmap_svg: ", h.values.size(), " values for ", h.rows, " x ", h.cols, " cells");
+  ATTIC_CHECK(h.row_ticks.empty() || h.row_ticks.size() == size_t(h.rows),
+              "heatmap_svg: ", h.row_ticks.size(), " row ticks for ", h.rows, " rows");
+  ATTIC_CHECK(h.col_ticks.empty() || h.col_ticks.size() == size_t(h.cols),
+              "heatmap_svg: ", h.col_ticks.size(), " column ticks for ", h.cols, " columns");
+  for (double v : h.values)
+    ATTIC_CHECK(v >= 0 && std::isfinite(v), "heatmap_svg: values must be finite and >= 0, got ", v);
+}
+
+// One heatmap's elements, with its top-left corner at (x0, 0).
+void draw(std::ostringstream& os, const Heatmap& h, int x0, int cell) {
+  const double vmax = std::max(1e-300, *std::max_element(h.values.begin(), h.values.end()));
+  const int gx = x0 + kLeft, gy = kTop;
+  os << "<text x=\"" << gx + h.cols * cell / 2 << "\" y=\"20\" text-anchor=\"middle\" "
+     << "font-size=\"14\">" << escape(h.title) << "</text>\n";
+  for (int r = 0; r < h.rows; ++r)
+    for (int c = 0; c < h.cols; ++c)
+      os << "<rect x=\"" << gx + c * cell << "\" y=\"" << gy + r * cell << "\" width=\"" << cell
+         << "\" height=\"" << cell << "\" fill=\""
+         << heat_color(h.values[size_t(r) * size_t(h.cols) + size_t(c)] / vmax) << "\"/>\n";
+  os << "<rect x=\"" << gx << "\" y=\"" << gy << "\" width=\"" << h.cols * cell << "\" height=\""
+     << h.rows * cell << "\" fill=\"none\" stroke=\"#444\"/>\n";
+  for (int r = 0; r < int(h.row_ticks.size()); ++r)
+    os << "<text x=\"" << gx - 4 << "\" y=\"" << gy + r * cell + cell / 2 + 4
+       << "\" text-anchor=\"end\" font-size=\"11\">" << escape(h.row_ticks[size_t(r)]) << "</text>\n";
+  for (int c = 0; c < int(h.col_ticks.size()); ++c)
+    os << "<text x=\"" << gx + c * cell + cell / 2 << "\" y=\"" << gy + h.rows * cell + 14
+       << "\" text-anchor=\"middle\" font-size=\"11\">" << escape(h.col_ticks[size_t(c)]) << "</text>\n";
+  os << "<text x=\"" << gx + h.cols * cell / 2 << "\" y=\"" << gy + h.rows * cell + 32
+     << "\" text-anchor=\"middle\" font-size=\"12\">" << escape(h.col_label) << "</text>\n";
+  os << "<text x=\"" << x0 + 14 << "\" y=\"" << gy + h.rows * cell / 2
+     << "\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 " << x0 + 14 << " "
+     << gy + h.rows * cell / 2 << ")\">" << escape(h.row_label) << "</text>\n";
+}
+
+}  // namespace
+
+std::string heat_color(double v) {
+  v = std::clamp(v, 0.0, 1.0);
+  // white (255, 255, 255) -> dark blue (8, 48, 107), ColorBrewer's Blues end points
+  const int r = int(std::lround(255 + (8 - 255) * v));
+  const int g = int(std::lround(255 + (48 - 255) * v));
+  const int b = int(std::lround(255 + (107 - 255) * v));
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r, g, b);
+  return buf;
+}
+
+std::string heatmaps_svg(const std::vector<Heatmap>& maps, int cell) {
+  ATTIC_CHECK(!maps.empty(), "heatmap_svg: no heatmaps to draw");
+  ATTIC_CHECK(cell > 0, "heatmap_svg: cell must be positive, got ", cell);
+  int width = 0, height = 0;
+  for (const Heatmap& h : maps) {
+    check(h);
+    width += kLeft + h.cols * cell + kGap;
+    height = std::max(height, kTop + h.rows * cell + kBottom);
+  }
+  std::ostringstream os;
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+     << "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  int x0 = 0;
+  for (const Heatmap& h : maps) {
+    draw(os, h, x0, cell);
+    x0 += kLeft + h.cols * cell + kGap;
+  }
+  os << "</svg>\n";
+  return os.str();
+}
+
+std::string heatmap_svg(const Heatmap& h, int cell) { return heatmaps_svg({h}, cell); }
+
+}  // namespace attic::viz
