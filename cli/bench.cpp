@@ -3,7 +3,8 @@
 //   attic bench gemm [--threads=N] [--json=true]
 //       GFLOP/s of the packed GEMM and of the naive loop, and % of peak, at square sizes and
 //       at the laptop recipe's shapes in the forward and the transposed backward layouts.
-//   attic bench train --preset=cpu|gpu-size [--threads=N] [--iters=100] [--json=true]
+//   attic bench train --preset=cpu|gpu-size [--device=cpu|cuda] [--threads=N] [--iters=100]
+//                     [--json=true]
 //       ms per training step (forward, backward, clipping, AdamW) of the GPT recipe.
 //
 // Each GEMM figure is the best of several runs, so a busy machine shows its quietest
@@ -17,6 +18,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/device.h"
 #include "cli/options.h"
 #include "data/text_dataset.h"
 #include "models/gpt.h"
@@ -112,7 +114,8 @@ int bench_gemm(int64_t threads_opt, double peak_per_core, bool json) {
   return 0;
 }
 
-int bench_train(const std::string& preset, int64_t threads, int64_t iters, int64_t warmup, bool json) {
+int bench_train(const std::string& preset, Device device, int64_t threads, int64_t iters,
+                int64_t warmup, bool json) {
   models::GPTConfig cfg;
   int64_t B = 0;
   cfg.vocab_size = 65;
@@ -129,6 +132,7 @@ int bench_train(const std::string& preset, int64_t threads, int64_t iters, int64
   manual_seed(1337);
   const TextDataset data = TextDataset::from_file(default_dataset_path());
   models::GPT model(cfg);
+  model.to(device);
   optim::ParamGroup decay{}, no_decay{};
   for (auto& [name, p] : model.named_parameters()) (p.dim() >= 2 ? decay : no_decay).params.push_back(p);
   decay.weight_decay = 0.1;
@@ -138,23 +142,26 @@ int bench_train(const std::string& preset, int64_t threads, int64_t iters, int64
   for (int64_t it = 0; it < warmup + iters; ++it) {
     const auto t0 = Clock::now();
     Batch b = data.get_batch(Split::Train, B, cfg.block_size, default_generator());
-    Tensor loss = model.forward(b.x, b.y).loss;
+    Tensor loss = model.forward(b.x.to(device), b.y.to(device)).loss;
     loss.backward();
     optim::clip_grad_norm_(model.parameters(), 1.0);
     opt.step();
     opt.zero_grad();
+    // GPU kernels run asynchronously: reading one updated weight back waits for the step.
+    if (device == Device::CUDA) decay.params.back().reshape({-1}).narrow(0, 0, 1).item<double>();
     if (it >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
   }
   std::sort(ms.begin(), ms.end());
   const double median = ms[ms.size() / 2];
   const double tokens_per_s = double(B * cfg.block_size) / (median / 1000.0);
   if (json)
-    std::printf("{\"bench\": \"train\", \"preset\": \"%s\", \"threads\": %d, \"iters\": %lld, "
-                "\"ms_per_iter\": %.2f, \"tokens_per_s\": %.0f}\n", preset.c_str(), num_threads(),
+    std::printf("{\"bench\": \"train\", \"preset\": \"%s\", \"device\": \"%s\", \"threads\": %d, "
+                "\"iters\": %lld, \"ms_per_iter\": %.2f, \"tokens_per_s\": %.0f}\n", preset.c_str(),
+                device_name(device), num_threads(),
                 (long long)iters, median, tokens_per_s);
   else
-    std::printf("train %s: %d threads, %lld iterations: %.2f ms/iter (median), %.0f tokens/s\n",
-                preset.c_str(), num_threads(), (long long)iters, median, tokens_per_s);
+    std::printf("train %s on %s: %d threads, %lld iterations: %.2f ms/iter (median), %.0f tokens/s\n",
+                preset.c_str(), device_name(device), num_threads(), (long long)iters, median, tokens_per_s);
   return 0;
 }
 
@@ -164,7 +171,7 @@ int bench(const std::vector<std::string>& args) {
   ATTIC_CHECK(!args.empty() && (args[0] == "gemm" || args[0] == "train"),
               "bench: expected 'attic bench gemm' or 'attic bench train', got '",
               args.empty() ? std::string() : args[0], "'");
-  std::string preset = "cpu";
+  std::string preset = "cpu", device = "cpu";
   int64_t threads = 0, iters = 100, warmup = 5;
   double peak = 230.0;
   bool json = false;
@@ -172,6 +179,7 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train");
   opts.bind("json", json, "one JSON object per line");
   opts.bind("preset", preset, "train: cpu or gpu-size");
+  opts.bind("device", device, "train: cpu or cuda");
   opts.bind("iters", iters, "train: timed steps");
   opts.bind("warmup", warmup, "train: untimed steps first");
   opts.bind("peak_gflops_per_core", peak, "gemm: the peak that % of peak refers to");
@@ -184,7 +192,7 @@ int bench(const std::vector<std::string>& args) {
     opts.apply_flag(args[i], quiet);
   }
   if (args[0] == "gemm") return bench_gemm(threads, peak, json);
-  return bench_train(preset, threads, iters, warmup, json);
+  return bench_train(preset, device_from_flag(device), threads, iters, warmup, json);
 }
 
 }  // namespace attic::cli
