@@ -192,7 +192,7 @@ TEST_CASE("attic bench train prints one JSON line with ms_per_iter", "[cli][benc
   CHECK(what.out == "attic: bench: expected 'attic bench gemm' or 'attic bench train', got 'fastest'\n");
 }
 
-TEST_CASE("--device=cuda is one clear line and exit 2 where CUDA cannot run", "[cli][device]") {
+TEST_CASE("device cuda is one clear line and exit 2 where CUDA cannot run", "[cli][device]") {
   Scratch s;
   if (attic::cuda_available()) {  // a GPU machine: the tiny model trains there instead
     Run r = attic_run("train " + s.tiny("out") + " --max_iters=2 --eval_interval=2 --device=cuda");
