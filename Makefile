@@ -1,7 +1,8 @@
 # attic's front door. Each target installs what is missing, configures, builds and runs.
 #   make shakespeare     train the laptop GPT recipe on Shakespeare, then sample from it
 #   make test            Release build in build/, every test
-#   make test-sanitize   the same in build-asan/ with AddressSanitizer + UBSan
+#   make test-sanitize   the same in build-asan/ with AddressSanitizer + UBSan (CPU only:
+#                        ASan and the CUDA runtime do not mix)
 #   make bench-peer      attic's training step against PyTorch's, 1 and 2 threads
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
@@ -27,7 +28,7 @@ test: build
 	cd build && ctest --output-on-failure -j$(JOBS)
 
 test-sanitize: deps
-	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTIC_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTIC_SANITIZE=ON -DATTIC_CUDA=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build-asan -j$(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j$(JOBS)

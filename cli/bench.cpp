@@ -3,7 +3,8 @@
 //   attic bench gemm [--threads=N] [--json=true]
 //       GFLOP/s of the packed GEMM and of the naive loop, and % of peak, at square sizes and
 //       at the laptop recipe's shapes in the forward and the transposed backward layouts.
-//   attic bench train --preset=cpu|gpu-size [--threads=N] [--iters=100] [--json=true]
+//   attic bench train --preset=cpu|gpu-size [--device=cpu|cuda] [--threads=N] [--iters=100]
+//                     [--json=true]
 //       ms per training step (forward, backward, clipping, AdamW) of the GPT recipe.
 //   attic bench attention [--max_n=4096] [--softmax_max_n=8192] [--threads=N] [--json=true]
 //       time and peak memory of softmax vs linear self-attention, forward and backward,
@@ -22,6 +23,7 @@
 
 #include "cli/bench_attention.h"
 #include "cli/commands.h"
+#include "cli/device.h"
 #include "cli/options.h"
 #include "data/text_dataset.h"
 #include "models/gpt.h"
@@ -124,7 +126,8 @@ int bench_gemm(int64_t threads_opt, double peak_per_core, bool json) {
   return 0;
 }
 
-int bench_train(const std::string& preset, int64_t threads, int64_t iters, int64_t warmup, bool json) {
+int bench_train(const std::string& preset, Device device, int64_t threads, int64_t iters,
+                int64_t warmup, bool json) {
   models::GPTConfig cfg;
   int64_t B = 0;
   cfg.vocab_size = 65;
@@ -141,6 +144,7 @@ int bench_train(const std::string& preset, int64_t threads, int64_t iters, int64
   manual_seed(1337);
   const TextDataset data = TextDataset::from_file(default_dataset_path());
   models::GPT model(cfg);
+  model.to(device);
   optim::ParamGroup decay{}, no_decay{};
   for (auto& [name, p] : model.named_parameters()) (p.dim() >= 2 ? decay : no_decay).params.push_back(p);
   decay.weight_decay = 0.1;
@@ -153,20 +157,28 @@ int bench_train(const std::string& preset, int64_t threads, int64_t iters, int64
   const auto since = [](Clock::time_point t) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
   };
+  // GPU kernels run asynchronously: reading one element of a result back waits for the
+  // phase that made it, so that each phase's time is its own.
+  const auto sync = [device](const Tensor& t) {
+    if (device == Device::CUDA) t.reshape({-1}).narrow(0, 0, 1).item<double>();
+  };
   for (int64_t it = 0; it < warmup + iters; ++it) {
     const double c0 = process_cpu_ms();
     const auto t0 = Clock::now();
     Batch b = data.get_batch(Split::Train, B, cfg.block_size, default_generator());
     const auto t1 = Clock::now();
-    Tensor loss = model.forward(b.x, b.y).loss;
+    Tensor loss = model.forward(b.x.to(device), b.y.to(device)).loss;
+    sync(loss);
     const double f = since(t1);
     const auto t2 = Clock::now();
     loss.backward();
+    sync(decay.params.back().grad());
     const double g = since(t2);
     const auto t3 = Clock::now();
     optim::clip_grad_norm_(model.parameters(), 1.0);
     opt.step();
     opt.zero_grad();
+    sync(decay.params.back());
     const double o = since(t3);
     if (it < warmup) continue;
     ms.push_back(since(t0));
@@ -182,17 +194,17 @@ int bench_train(const std::string& preset, int64_t threads, int64_t iters, int64
   const double step = median(ms);
   const double tokens_per_s = double(B * cfg.block_size) / (step / 1000.0);
   if (json)
-    std::printf("{\"bench\": \"train\", \"preset\": \"%s\", \"threads\": %d, \"iters\": %lld, "
-                "\"ms_per_iter\": %.2f, \"tokens_per_s\": %.0f, \"forward_ms\": %.2f, "
+    std::printf("{\"bench\": \"train\", \"preset\": \"%s\", \"device\": \"%s\", \"threads\": %d, "
+                "\"iters\": %lld, \"ms_per_iter\": %.2f, \"tokens_per_s\": %.0f, \"forward_ms\": %.2f, "
                 "\"backward_ms\": %.2f, \"optimizer_ms\": %.2f, \"cpu_ms_per_iter\": %.2f}\n",
-                preset.c_str(), num_threads(), (long long)iters, step, tokens_per_s, median(fwd),
-                median(bwd), median(opt_ms), median(cpu));
+                preset.c_str(), device_name(device), num_threads(), (long long)iters, step,
+                tokens_per_s, median(fwd), median(bwd), median(opt_ms), median(cpu));
   else
-    std::printf("train %s: %d threads, %lld iterations: %.2f ms/iter (median), %.0f tokens/s\n"
+    std::printf("train %s on %s: %d threads, %lld iterations: %.2f ms/iter (median), %.0f tokens/s\n"
                 "  forward %.2f ms, backward %.2f ms, clip + AdamW + zero_grad %.2f ms; "
                 "CPU time %.2f ms/iter (medians)\n",
-                preset.c_str(), num_threads(), (long long)iters, step, tokens_per_s, median(fwd),
-                median(bwd), median(opt_ms), median(cpu));
+                preset.c_str(), device_name(device), num_threads(), (long long)iters, step,
+                tokens_per_s, median(fwd), median(bwd), median(opt_ms), median(cpu));
   return 0;
 }
 
@@ -202,7 +214,7 @@ int bench(const std::vector<std::string>& args) {
   ATTIC_CHECK(!args.empty() && (args[0] == "gemm" || args[0] == "train" || args[0] == "attention"),
               "bench: expected 'attic bench gemm', 'attic bench train' or 'attic bench attention', got '",
               args.empty() ? std::string() : args[0], "'");
-  std::string preset = "cpu";
+  std::string preset = "cpu", device = "cpu";
   int64_t threads = 0, iters = 100, warmup = 5;
   double peak = 230.0;
   bool json = false;
@@ -211,6 +223,7 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train");
   opts.bind("json", json, "one JSON object per line");
   opts.bind("preset", preset, "train: cpu or gpu-size");
+  opts.bind("device", device, "train: cpu or cuda");
   opts.bind("iters", iters, "train: timed steps");
   opts.bind("warmup", warmup, "train: untimed steps first");
   opts.bind("peak_gflops_per_core", peak, "gemm: the peak that % of peak refers to");
@@ -226,7 +239,7 @@ int bench(const std::vector<std::string>& args) {
   }
   if (args[0] == "gemm") return bench_gemm(threads, peak, json);
   if (args[0] == "attention") return bench_attention(max_n, softmax_max_n, threads, json);
-  return bench_train(preset, threads, iters, warmup, json);
+  return bench_train(preset, device_from_flag(device), threads, iters, warmup, json);
 }
 
 }  // namespace attic::cli

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/device.h"
 #include "cli/restore.h"
 #include "data/text_dataset.h"
 #include "tensor/cpu/thread_pool.h"
@@ -30,7 +31,7 @@ int eval(const std::vector<std::string>& args) {
     }
     opts.apply_flag(a, quiet);
   }
-  ATTIC_CHECK(device == "cpu" || device == "cuda", "device must be cpu or cuda, got '", device, "'");
+  const Device dev = device_from_flag(device);
   if (threads > 0) set_num_threads(int(threads));
   Restored r = restore(out_dir);
   const TrainConfig& cfg = r.config;
@@ -40,7 +41,6 @@ int eval(const std::vector<std::string>& args) {
   const TextDataset data = TextDataset::from_file(dataset);
   ATTIC_CHECK(data.tokenizer().vocabulary() == r.tokenizer->vocabulary(), "eval: ", dataset,
               " has a different vocabulary than the checkpoint in ", out_dir);
-  const Device dev = device == "cuda" ? Device::CUDA : Device::CPU;
   r.model->module().to(dev);
   NoGradGuard no_grad;
   double loss[2] = {0, 0};

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/device.h"
 #include "cli/restore.h"
 #include "tensor/cpu/thread_pool.h"
 
@@ -34,7 +35,7 @@ int sample(const std::vector<std::string>& args) {
   }
   ATTIC_CHECK(num_samples > 0 && max_new_tokens >= 0, "num_samples must be positive and "
               "max_new_tokens >= 0, got ", num_samples, " and ", max_new_tokens);
-  ATTIC_CHECK(device == "cpu" || device == "cuda", "device must be cpu or cuda, got '", device, "'");
+  const Device dev = device_from_flag(device);
   if (threads > 0) set_num_threads(int(threads));
 
   if (start.rfind("FILE:", 0) == 0) {
@@ -45,7 +46,6 @@ int sample(const std::vector<std::string>& args) {
   }
   Restored r = restore(out_dir);
   ATTIC_CHECK(!start.empty(), "sample: the prompt is empty; give --start=TEXT");
-  const Device dev = device == "cuda" ? Device::CUDA : Device::CPU;
   r.model->module().to(dev);
   const std::vector<int64_t> ids = r.tokenizer->encode(start);
   const Tensor prompt = from_vector(ids, {1, int64_t(ids.size())});

@@ -14,6 +14,7 @@
 
 #include "cli/checkpoint.h"
 #include "cli/commands.h"
+#include "cli/device.h"
 #include "cli/lm_factory.h"
 #include "cli/train_config.h"
 #include "data/text_dataset.h"
@@ -80,7 +81,7 @@ int train(const std::vector<std::string>& args) {
   parse_args(opts, args, "train");
   cfg.validate();
   if (cfg.threads > 0) set_num_threads(int(cfg.threads));
-  const Device device = cfg.device == "cuda" ? Device::CUDA : Device::CPU;
+  const Device device = device_from_flag(cfg.device);
 
   const std::string data_path = cfg.dataset.empty() ? default_dataset_path() : cfg.dataset;
   const TextDataset data = TextDataset::from_file(data_path);

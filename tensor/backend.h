@@ -127,7 +127,11 @@ class Backend {
 };
 
 // The backend of a device. backend_for(Device::CUDA) throws
-// attic::Error("attic was built without CUDA") in a build without the toolkit.
+// attic::Error("attic was built without CUDA") in a build without the toolkit, and
+// "cuda: no CUDA device is available (<the driver's reason>)" in one without a GPU.
 Backend& backend_for(Device device);
+
+// True when attic was built with CUDA and the driver sees at least one GPU.
+bool cuda_available();
 
 }  // namespace attic

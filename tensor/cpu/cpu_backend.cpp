@@ -163,6 +163,8 @@ Backend& backend_for(Device device) {
   if (device == Device::CPU) return *cpu_backend;
   throw Error("attic was built without CUDA");
 }
-#endif
+
+bool cuda_available() { return false; }
+#endif  // with CUDA, both live in tensor/cuda/cuda_backend.cpp
 
 }  // namespace attic

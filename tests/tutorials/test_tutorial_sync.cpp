@@ -291,14 +291,17 @@ TEST_CASE("tutorial sync: every example is shown in some chapter", "[tutorials]"
   const fs::path dir = tutorials_dir();
   std::set<std::string> shown;
   check_all_chapters(dir, shown);
-  for (const fs::path& cpp : files_with_extension(dir / "examples", ".cpp")) {
-    const std::string name = "examples/" + cpp.filename().string();
-    if (!shown.count(name)) FAIL_CHECK(name + " is not shown in any tutorials/*.md chapter");
-  }
+  // .cu: chapter 11's CUDA programs, built in CUDA builds only but always shown
+  for (const std::string ext : {".cpp", ".cu"})
+    for (const fs::path& src : files_with_extension(dir / "examples", ext)) {
+      const std::string name = "examples/" + src.filename().string();
+      if (!shown.count(name)) FAIL_CHECK(name + " is not shown in any tutorials/*.md chapter");
+    }
   for (const fs::path& out : files_with_extension(dir / "examples", ".out")) {
-    fs::path cpp = out;
+    fs::path cpp = out, cu = out;
     cpp.replace_extension(".cpp");
-    if (!fs::is_regular_file(cpp))
+    cu.replace_extension(".cu");
+    if (!fs::is_regular_file(cpp) && !fs::is_regular_file(cu))
       FAIL_CHECK("examples/" + out.filename().string() + " has no example program " +
                  cpp.filename().string());
   }
