@@ -1,18 +1,39 @@
 #!/usr/bin/env bash
-# attic against PyTorch on the same machine, in one run: the training step of the laptop
-# recipe (bench train --preset=cpu), with 1 and 2 threads, and the ratio. What `make
-# bench-peer` runs. PyTorch gets its best settings here: OpenBLAS's Cooperlake kernels and
-# a short OpenMP spin (measured faster on the development machine).
+# attic against PyTorch on the same machine, in one run; what `make bench-peer` runs.
+#  1. The training step of the laptop recipe (bench train --preset=cpu), 1 and 2 threads:
+#     ms/iter of each and the speedup.
+#  2. The GEMMs of that step and 1024³ (bench gemm), 1 and 2 threads: GFLOP/s of attic's
+#     GEMM and of OpenBLAS (through torch.matmul), and attic's share of OpenBLAS.
+# PyTorch gets its best settings here: OpenBLAS's Cooperlake kernels and a short OpenMP spin
+# (measured faster on the development machine).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ITERS=${ITERS:-100}
 PRESET=${PRESET:-cpu}
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Cooperlake} GOMP_SPINCOUNT=${GOMP_SPINCOUNT:-1000}
-field() { sed -n 's/.*"ms_per_iter": \([0-9.]*\).*/\1/p'; }
+PY=/usr/bin/python3
+field() { sed -n "s/.*\"$1\": \\([0-9.]*\\).*/\\1/p"; }
+ratio() { awk -v n="$1" -v d="$2" 'BEGIN { printf "%.2f", n / d }'; }
+
 printf '%-8s %-7s %14s %14s %8s\n' preset threads "attic ms/iter" "torch ms/iter" "speedup"
 for t in 1 2; do
-  a=$(./build/attic bench train --preset="$PRESET" --threads="$t" --iters="$ITERS" --json=true | field)
-  p=$(/usr/bin/python3 bench/peer/bench_step.py --preset="$PRESET" --threads="$t" --iters="$ITERS" | field)
-  printf '%-8s %-7s %14s %14s %7.2fx\n' "$PRESET" "$t" "$a" "$p" "$(awk -v p="$p" -v a="$a" 'BEGIN { print p / a }')"
+  a=$(./build/attic bench train --preset="$PRESET" --threads="$t" --iters="$ITERS" --json=true | field ms_per_iter)
+  p=$($PY bench/peer/bench_step.py --preset="$PRESET" --threads="$t" --iters="$ITERS" | field ms_per_iter)
+  printf '%-8s %-7s %14s %14s %7sx\n' "$PRESET" "$t" "$a" "$p" "$(ratio "$p" "$a")"
 done
 echo "(speedup = PyTorch's ms/iter / attic's; above 1 means attic is faster)"
+echo
+
+printf '%-22s %16s %-3s %9s %9s %9s %7s\n' shape "M x N x K" thr "attic" "OpenBLAS" "ratio" "% peak"
+for t in 1 2; do
+  paste -d'|' <(./build/attic bench gemm --threads="$t" --json=true) \
+              <($PY bench/peer/bench_gemm.py --threads="$t") |
+  while IFS='|' read -r mine theirs; do
+    shape=$(sed -n 's/.*"shape": "\([^"]*\)".*/\1/p' <<<"$mine")
+    dims="$(field M <<<"$mine")x$(field N <<<"$mine")x$(field K <<<"$mine")"
+    a=$(field gflops <<<"$mine"); o=$(field gflops <<<"$theirs")
+    printf '%-22s %16s %-3s %9s %9s %9s %6s%%\n' "$shape" "$dims" "$t" "$a" "$o" \
+      "$(ratio "$a" "$o")" "$(field percent_of_peak <<<"$mine")"
+  done
+done
+echo "(GFLOP/s, float32; ratio = attic / OpenBLAS; % of peak = attic's share of 230 GFLOP/s per thread)"
