@@ -131,6 +131,10 @@ Tensor log_softmax(const Tensor& x, int64_t dim);
 Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                     bool is_causal = false,
                                     std::optional<double> scale = std::nullopt);
+// The same with q, k, v packed side by side as GPT's c_attn makes them: qkv [B, T, 3C] ->
+// [B, T, C] with the n_head heads side by side; one node, one gradient buffer.
+Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
+                                           bool is_causal = false);
 
 // ---- layer normalization (ops/layer_norm.cpp): over the last dim of x [..., C];
 //      weight and bias are [C] or undefined.

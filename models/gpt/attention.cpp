@@ -20,18 +20,18 @@ Tensor CausalSelfAttention::future_mask(int64_t T) {
 
 Tensor CausalSelfAttention::forward(const Tensor& x) {
   const int64_t B = x.size(0), T = x.size(1), C = x.size(2), NH = n_head, hs = C / NH;
-  // [B, T, 3C] -> three [B, T, C] views -> [B, NH, T, hs] (views: no copies)
-  std::vector<Tensor> qkv = split(c_attn->forward(x), C, 2);
-  Tensor q = qkv[0].view({B, T, NH, hs}).transpose(1, 2);
-  Tensor k = qkv[1].view({B, T, NH, hs}).transpose(1, 2);
-  Tensor v = qkv[2].view({B, T, NH, hs}).transpose(1, 2);
-
-  Tensor y;  // [B, NH, T, hs]
+  Tensor qkv = c_attn->forward(x);  // [B, T, 3C]: q, k, v side by side
   if (fused && (attn_dropout->p == 0 || !is_training())) {
-    y = scaled_dot_product_attention(q, k, v, /*is_causal=*/true);
-  } else {
-    y = attend(q, k, v);
+    // One kernel for every head; it reads q, k, v out of qkv in place.
+    Tensor y = scaled_dot_product_attention_packed(qkv, NH, /*is_causal=*/true);  // [B, T, C]
+    return resid_dropout->forward(c_proj->forward(y));
   }
+  // [B, T, 3C] -> three [B, T, C] views -> [B, NH, T, hs] (views: no copies)
+  std::vector<Tensor> parts = split(qkv, C, 2);
+  Tensor q = parts[0].view({B, T, NH, hs}).transpose(1, 2);
+  Tensor k = parts[1].view({B, T, NH, hs}).transpose(1, 2);
+  Tensor v = parts[2].view({B, T, NH, hs}).transpose(1, 2);
+  Tensor y = attend(q, k, v);                               // [B, NH, T, hs]
   y = y.transpose(1, 2).contiguous().view({B, T, C});     // heads side by side
   return resid_dropout->forward(c_proj->forward(y));
 }

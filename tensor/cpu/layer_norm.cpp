@@ -3,6 +3,7 @@
 // The row sums are accumulated in double; `omp simd reduction` lets each sum run in vector
 // lanes (in a fixed order, so results are reproducible) instead of one add after another.
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "tensor/cpu/cpu_backend.h"
@@ -77,7 +78,9 @@ void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const
     const T* pw = w.ptr<T>();
     const T* pr = rstd.ptr<T>();
     T* pdx = dx.ptr<T>();
-    if (pdx) {
+    // has_w (a compile-time bool): with the weight's load under a runtime condition, the
+    // loops would not vectorize.
+    const auto dx_rows = [&](auto has_w) {
       parallel_for(0, N, 64, [&](int64_t lo, int64_t hi) {
         for (int64_t n = lo; n < hi; ++n) {
           const T* row = px + n * C;
@@ -88,7 +91,7 @@ void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const
 #pragma omp simd reduction(+ : mean_dn, mean_dn_norm)
           for (int64_t i = 0; i < C; ++i) {
             const T norm = T((row[i] - m) * r);
-            const T dn = g[i] * (pw ? pw[i] : T(1));
+            const T dn = has_w ? g[i] * pw[i] : g[i];
             mean_dn += dn;
             mean_dn_norm += dn * norm;
           }
@@ -96,12 +99,14 @@ void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const
           T* d = pdx + n * C;
           for (int64_t i = 0; i < C; ++i) {
             const T norm = T((row[i] - m) * r);
-            const T dn = g[i] * (pw ? pw[i] : T(1));
+            const T dn = has_w ? g[i] * pw[i] : g[i];
             d[i] = r * (dn - a - norm * c);
           }
         }
       });
-    }
+    };
+    if (pdx && pw) dx_rows(std::true_type{});
+    else if (pdx) dx_rows(std::false_type{});
     // dw and db sum over rows, in double; each column is its own sum, so the loop over
     // columns vectorizes without reordering any sum.
     T* pdw = dw.ptr<T>();

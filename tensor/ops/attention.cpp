@@ -5,6 +5,7 @@
 //
 // Its backward is a kernel, not a composition of public ops, so it is not differentiable a
 // second time; compose the ops where second derivatives are needed.
+#include <array>
 #include <cmath>
 
 #include "tensor/ops/helpers.h"
@@ -34,6 +35,35 @@ struct AttentionBackward final : autograd::Node {
         detail::ktensor(dq), detail::ktensor(dk), detail::ktensor(dv), detail::ktensor(g),
         detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale);
     return {dq, dk, dv};
+  }
+};
+
+// qkv [B, T, 3C] -> the three [B, NH, T, hs] views of its q, k and v (C = NH · hs).
+std::array<Tensor, 3> split_heads(const Tensor& qkv, int64_t n_head) {
+  const int64_t B = qkv.size(0), T = qkv.size(1), C = qkv.size(2) / 3;
+  std::array<Tensor, 3> parts;
+  for (int64_t i = 0; i < 3; ++i)
+    parts[size_t(i)] = qkv.narrow(2, i * C, C).view({B, T, n_head, C / n_head}).transpose(1, 2);
+  return parts;
+}
+
+// The packed form's node: one input, qkv, and one gradient, written by the kernel straight
+// into the three column blocks of d_qkv (no split, no zero-filled slices to add up).
+struct PackedAttentionBackward final : autograd::Node {
+  Tensor qkv, att;
+  int64_t n_head = 1;
+  double scale = 1;
+  const char* name() const override { return "PackedAttentionBackward"; }
+  std::vector<Tensor> backward(const Tensor& g) override {
+    const int64_t B = qkv.size(0), T = qkv.size(1), C = qkv.size(2) / 3;
+    Tensor d_qkv = empty(qkv.shape(), TensorOptions(qkv.dtype()).device(qkv.device()));
+    const auto [q, k, v] = split_heads(qkv, n_head);
+    const auto [dq, dk, dv] = split_heads(d_qkv, n_head);
+    const Tensor dy = g.view({B, T, n_head, C / n_head}).transpose(1, 2);
+    backend_for(qkv.device()).attention_backward(
+        detail::ktensor(dq), detail::ktensor(dk), detail::ktensor(dv), detail::ktensor(dy),
+        detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale);
+    return {d_qkv};
   }
 };
 
@@ -81,6 +111,42 @@ Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tens
     autograd::connect(out, node, {q, k, v});
   }
   return out;
+}
+
+}  // namespace attic
+
+namespace attic {
+
+// qkv [B, T, 3C] -> y [B, T, C]: the same attention over n_head heads of width hs = C / n_head,
+// with q, k, v the three column blocks of qkv (what GPT's c_attn makes) and the heads of y
+// side by side. Equal to scaled_dot_product_attention on the split views, reshaped back.
+Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head, bool is_causal) {
+  const char* op = "scaled_dot_product_attention_packed";
+  detail::check_defined(op, qkv);
+  detail::check_floating(op, qkv);
+  ATTIC_CHECK(qkv.dim() == 3 && qkv.size(2) % 3 == 0, op,
+              ": expected qkv [B, T, 3C], got ", str(qkv.shape()));
+  ATTIC_CHECK(n_head > 0 && (qkv.size(2) / 3) % n_head == 0, op, ": C = ", qkv.size(2) / 3,
+              " is not divisible by n_head = ", n_head);
+  const int64_t B = qkv.size(0), T = qkv.size(1), C = qkv.size(2) / 3, hs = C / n_head;
+  const double scale = 1.0 / std::sqrt(double(hs));
+  const TensorOptions o = TensorOptions(qkv.dtype()).device(qkv.device());
+  const auto [q, k, v] = split_heads(qkv, n_head);
+  Tensor att = empty({B, n_head, T, T}, o);
+  Tensor y = empty({B, T, C}, o);
+  const Tensor y_heads = y.view({B, T, n_head, hs}).transpose(1, 2);
+  detail::backend_of(op, {qkv}).attention(detail::ktensor(y_heads), detail::ktensor(att),
+                                           detail::ktensor(q), detail::ktensor(k),
+                                           detail::ktensor(v), scale, is_causal);
+  if (autograd::needs_grad({qkv})) {
+    auto node = std::make_shared<PackedAttentionBackward>();
+    node->qkv = qkv.detach();
+    node->att = att;
+    node->n_head = n_head;
+    node->scale = scale;
+    autograd::connect(y, node, {qkv});
+  }
+  return y;
 }
 
 }  // namespace attic

@@ -117,3 +117,32 @@ TEST_CASE("scaled_dot_product_attention rejects mismatched shapes", "[ops][atten
     scaled_dot_product_attention(zeros({3}), zeros({3}), zeros({3}));
   }) == "scaled_dot_product_attention: q, k and v need at least 2 dims, got [3]");
 }
+
+TEST_CASE("packed attention equals attention on the split views, values and gradient", "[ops][attention]") {
+  // qkv [B, T, 3C] -> y [B, T, C]: the GPT's fused path against the unpacked op.
+  manual_seed(14);
+  const int64_t B = 2, T = 5, NH = 3, hs = 4, C = NH * hs;
+  for (const bool causal : {true, false}) {
+    const Tensor qkv = randn({B, T, 3 * C}, kFloat64).requires_grad_();
+    auto heads = [&](int64_t i) {
+      return qkv.narrow(2, i * C, C).view({B, T, NH, hs}).transpose(1, 2);
+    };
+    const Tensor ref = scaled_dot_product_attention(heads(0), heads(1), heads(2), causal)
+                           .transpose(1, 2).contiguous().view({B, T, C});
+    const Tensor packed = scaled_dot_product_attention_packed(qkv, NH, causal);
+    CHECK(packed.shape() == Shape{B, T, C});
+    CHECK_THAT(values(packed), ApproxValues(values(ref), 1e-12));
+    const Tensor w = randn({B, T, C}, kFloat64);
+    sum(packed * w).backward();
+    const Tensor g_packed = qkv.grad();
+    qkv.set_grad({});
+    sum(ref * w).backward();
+    CHECK_THAT(values(g_packed), ApproxValues(values(qkv.grad()), 1e-12));
+    qkv.set_grad({});
+  }
+  const Tensor x = leaf64({1, 4, 6});
+  CHECK(gradcheck([](const Inputs& v) { return scaled_dot_product_attention_packed(v[0], 2, true); },
+                  {x}));
+  CHECK(error_message([] { scaled_dot_product_attention_packed(zeros({2, 3, 12}), 5); }) ==
+        "scaled_dot_product_attention_packed: C = 4 is not divisible by n_head = 5");
+}
