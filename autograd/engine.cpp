@@ -8,11 +8,14 @@
 //      Gradients arriving at a node from several consumers are summed first.
 //   4. A gradient reaching a leaf ADDS into leaf.grad. That is why a training loop zeroes
 //      the gradients between steps, and why calling backward twice doubles them.
-//   5. Without retain_graph, each node is marked released and its edges dropped once it
+//   5. In anomaly mode (anomaly_mode.h), every gradient a node returns is checked for NaN
+//      and Inf before it flows on; the first one raises, naming the node and its path.
+//   6. Without retain_graph, each node is marked released and its edges dropped once it
 //      has run, so the activations it held can go; a second backward through it throws.
 #include <queue>
 #include <unordered_map>
 
+#include "autograd/anomaly_mode.h"
 #include "autograd/node.h"
 #include "tensor/ops.h"
 
@@ -46,8 +49,10 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
     return;
   }
 
-  // 1. dependencies
+  // 1. dependencies (and, in anomaly mode, which node first reached each one)
+  const bool anomaly = AnomalyMode::is_enabled();
   std::unordered_map<Node*, int> deps;
+  std::unordered_map<const Node*, const Node*> reached_from;
   std::vector<std::shared_ptr<Node>> stack{root.grad_fn()};
   deps[root.grad_fn().get()] = 0;
   while (!stack.empty()) {
@@ -60,7 +65,10 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
       if (!e.fn) continue;
       auto [it, inserted] = deps.try_emplace(e.fn.get(), 0);
       ++it->second;
-      if (inserted) stack.push_back(e.fn);
+      if (inserted) {
+        if (anomaly) reached_from[e.fn.get()] = n.get();
+        stack.push_back(e.fn);
+      }
     }
   }
 
@@ -85,6 +93,13 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
     std::vector<Tensor> grads = node->backward(grad_output);
     ATTIC_CHECK(grads.size() == node->inputs.size(), "backward: ", node->name(), " returned ",
                 grads.size(), " gradients for ", node->inputs.size(), " inputs");
+    if (anomaly) {
+      std::vector<const Node*> path{node.get()};
+      for (auto it = reached_from.find(path.back()); it != reached_from.end();
+           it = reached_from.find(path.back()))
+        path.push_back(it->second);
+      anomaly_check_backward(*node, grad_output, grads, {path.rbegin(), path.rend()});
+    }
 
     for (size_t i = 0; i < grads.size(); ++i) {
       const Edge& e = node->inputs[i];
