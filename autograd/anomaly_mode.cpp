@@ -110,13 +110,13 @@ void anomaly_record_forward(Node& node, const Tensor& out, const std::vector<Ten
 
 void anomaly_check_backward(const Node& node, const Tensor& grad_output,
                             const std::vector<Tensor>& grads,
-                            const std::vector<const Node*>& path) {
+                            const std::vector<std::string>& path) {
   for (size_t i = 0; i < grads.size(); ++i) {
     const NonFinite r = count_non_finite(grads[i]);
     if (!r.any()) continue;
     const NonFinite rin = count_non_finite(grad_output);
     std::string route;
-    for (size_t k = 0; k < path.size(); ++k) route += (k ? " -> " : "") + std::string(path[k]->name());
+    for (size_t k = 0; k < path.size(); ++k) route += (k ? " -> " : "") + path[k];
     fail("anomaly: ", node.name(), " returned ", describe(r, grads[i].numel()),
                 " in the gradient of input ", i, " of shape ", str(grads[i].shape()),
                 rin.any() ? " (its incoming gradient already held " +

@@ -49,11 +49,11 @@ class DetectAnomalyGuard {
 
 // Called by connect() when anomaly mode is on: records node's creation site and checks out.
 void anomaly_record_forward(Node& node, const Tensor& out, const std::vector<Tensor>& inputs);
-// Called by the engine when anomaly mode is on: checks what node returned. `path` is the
-// chain of nodes from the root to node, root first.
+// Called by the engine when anomaly mode is on: checks what node returned. `path` names
+// the chain of nodes from the root to node, root first.
 void anomaly_check_backward(const Node& node, const Tensor& grad_output,
                             const std::vector<Tensor>& grads,
-                            const std::vector<const Node*>& path);
+                            const std::vector<std::string>& path);
 // "MatmulBackward" -> "Matmul".
 std::string op_name(const Node& node);
 

@@ -52,7 +52,9 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
   // 1. dependencies (and, in anomaly mode, which node first reached each one)
   const bool anomaly = AnomalyMode::is_enabled();
   std::unordered_map<Node*, int> deps;
-  std::unordered_map<const Node*, const Node*> reached_from;
+  // child -> (parent, parent's name): names are taken now, as a parent may be freed by the
+  // time its child runs; the pointers are only keys.
+  std::unordered_map<const Node*, std::pair<const Node*, const char*>> reached_from;
   std::vector<std::shared_ptr<Node>> stack{root.grad_fn()};
   deps[root.grad_fn().get()] = 0;
   while (!stack.empty()) {
@@ -66,7 +68,7 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
       auto [it, inserted] = deps.try_emplace(e.fn.get(), 0);
       ++it->second;
       if (inserted) {
-        if (anomaly) reached_from[e.fn.get()] = n.get();
+        if (anomaly) reached_from[e.fn.get()] = {n.get(), n->name()};
         stack.push_back(e.fn);
       }
     }
@@ -94,10 +96,10 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
     ATTIC_CHECK(grads.size() == node->inputs.size(), "backward: ", node->name(), " returned ",
                 grads.size(), " gradients for ", node->inputs.size(), " inputs");
     if (anomaly) {
-      std::vector<const Node*> path{node.get()};
-      for (auto it = reached_from.find(path.back()); it != reached_from.end();
-           it = reached_from.find(path.back()))
-        path.push_back(it->second);
+      std::vector<std::string> path{node->name()};
+      for (auto it = reached_from.find(node.get()); it != reached_from.end();
+           it = reached_from.find(it->second.first))
+        path.push_back(it->second.second);
       anomaly_check_backward(*node, grad_output, grads, {path.rbegin(), path.rend()});
     }
 
