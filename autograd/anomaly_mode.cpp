@@ -13,7 +13,7 @@ namespace attic::autograd {
 namespace {
 
 thread_local bool g_anomaly = false;
-thread_local uint64_t g_ops_recorded = 0;     // since anomaly mode was last turned on
+thread_local uint64_t g_ops_recorded = 0;     // since the last backward or turning it on
 thread_local std::deque<std::string> g_last;  // names of the ops recorded just before
 
 constexpr size_t kRecent = 3;
@@ -69,6 +69,11 @@ void AnomalyMode::set_enabled(bool enabled) {
   g_anomaly = enabled;
 }
 
+void anomaly_backward_done() {
+  g_ops_recorded = 0;
+  g_last.clear();
+}
+
 std::string op_name(const Node& node) {
   std::string n = node.name();
   const std::string suffix = "Backward";
@@ -79,8 +84,7 @@ std::string op_name(const Node& node) {
 
 void anomaly_record_forward(Node& node, const Tensor& out, const std::vector<Tensor>& inputs) {
   const std::string name = op_name(node);
-  std::string site = "op #" + std::to_string(++g_ops_recorded) + " recorded since anomaly mode "
-                     "was turned on";
+  std::string site = "op #" + std::to_string(++g_ops_recorded) + " of the forward";
   if (!g_last.empty()) {
     site += ", right after ";
     for (size_t i = 0; i < g_last.size(); ++i) site += (i ? ", " : "") + g_last[i];

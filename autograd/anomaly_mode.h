@@ -11,9 +11,9 @@
 //     raises only when none of the op's inputs held an Inf (so masked_fill's deliberate -inf
 //     and its downstream softmax pass, while exp overflowing or log(0) raise);
 //   - backward: every gradient a node returns is checked; the first NaN or Inf raises;
-//   - each node records where it was created: its position among the ops recorded since
-//     anomaly mode was turned on, the ops recorded just before it, and the ops (or leaves)
-//     that made its inputs. The error quotes that record, and for a backward error, the path
+//   - each node records where it was created: its position in the forward ("op #12 of the
+//     forward": ops recorded since the last backward, or since anomaly mode was turned on),
+//     the ops recorded just before it, and the ops (or leaves) that made its inputs. The error quotes that record, and for a backward error, the path
 //     from the loss down to the node.
 // Checking reads every value of every output and gradient: training runs several times
 // slower. Turn it on to hunt a NaN, not for production runs.
@@ -54,6 +54,8 @@ void anomaly_record_forward(Node& node, const Tensor& out, const std::vector<Ten
 void anomaly_check_backward(const Node& node, const Tensor& grad_output,
                             const std::vector<Tensor>& grads,
                             const std::vector<std::string>& path);
+// Called by the engine after a backward: the next op is op #1 of the next forward.
+void anomaly_backward_done();
 // "MatmulBackward" -> "Matmul".
 std::string op_name(const Node& node);
 

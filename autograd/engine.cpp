@@ -128,6 +128,7 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
       node->inputs.clear();
     }
   }
+  if (anomaly) anomaly_backward_done();
 }
 
 }  // namespace attic::autograd

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <limits>
 
+#include "autograd/anomaly_mode.h"
 #include "cli/checkpoint.h"
 #include "cli/commands.h"
 #include "cli/train_config.h"
@@ -77,6 +78,8 @@ int train(const std::vector<std::string>& args) {
   cfg.bind(opts);
   parse_args(opts, args, "train");
   cfg.validate();
+  // The first NaN/Inf throws attic::Error, which main prints as one line and exits 2.
+  autograd::DetectAnomalyGuard anomaly(cfg.detect_anomaly);
   if (cfg.threads > 0) set_num_threads(int(cfg.threads));
   const Device device = cfg.device == "cuda" ? Device::CUDA : Device::CPU;
 

