@@ -1,6 +1,6 @@
 // to_svg: the graph drawn without Graphviz, a layered layout in three steps.
-//   1. Column: an item's column is the length of the longest path from any leaf to it, so
-//      every edge runs left to right (leaves in column 0, the loss in the last).
+//   1. Column: a node's column is the length of the longest path from any leaf to it, so
+//      every edge runs left to right; a leaf goes just left of its leftmost consumer.
 //   2. Row: items of a column stack top to bottom in the order list_graph found them.
 //   3. Draw: one box per node, a rounded box per leaf, a cubic curve per edge from the right
 //      side of the input to the left side of its consumer.
@@ -48,6 +48,14 @@ std::string to_svg(const Tensor& root, const LeafNames& names) {
       for (int in : g.items[i].inputs)
         if (col[i] < col[in] + 1) col[i] = col[in] + 1, changed = true;
   }
+  // A leaf sits just left of its leftmost consumer, not in column 0, so that its edge
+  // does not run across the boxes between.
+  for (int i = 0; i < n; ++i)
+    for (int in : g.items[i].inputs)
+      if (g.items[in].is_leaf) col[in] = -1;
+  for (int i = 0; i < n; ++i)
+    for (int in : g.items[i].inputs)
+      if (g.items[in].is_leaf && (col[in] < 0 || col[in] > col[i] - 1)) col[in] = col[i] - 1;
   const int ncols = n ? *std::max_element(col.begin(), col.end()) + 1 : 0;
 
   // 2. rows, and the size of each box: 7 px a character of a 12 px monospace font.

@@ -33,10 +33,11 @@ foreach(line IN LISTS lines)
 endforeach()
 
 file(READ ${EXPECTED} expected)
+get_filename_component(session ${COMMANDS} NAME_WE)
 if(NOT got STREQUAL expected)
-  file(WRITE ${EXE}.gdb.actual "${got}")
+  file(WRITE ${EXE}.${session}.actual "${got}")
   message(FATAL_ERROR "gdb printed something else than ${EXPECTED}\n--- expected\n${expected}"
-                      "\n--- got (saved as ${EXE}.gdb.actual)\n${got}\n--- gdb's whole output\n${out}\n${err}")
+                      "\n--- got (saved as ${EXE}.${session}.actual)\n${got}\n--- gdb's whole output\n${out}\n${err}")
 endif()
 
 file(READ ${CHAPTER} chapter)
