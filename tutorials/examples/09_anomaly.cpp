@@ -28,7 +28,8 @@ int main() {
   }
 
   Tensor x = tensor({0.0, 4.0}).requires_grad_();
-  Tensor r = sum(sqrt(x) * w.narrow(0, 0, 2));  // finite: √0 = 0
+  Tensor w2 = w.narrow(0, 0, 2);   // op #3
+  Tensor r = sum(sqrt(x) * w2);    // finite: √0 = 0
   std::cout << "forward fine: " << r.item<float>() << "\n";
   try {
     r.backward();
