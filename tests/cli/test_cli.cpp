@@ -156,7 +156,7 @@ TEST_CASE("bad flags and configs give one line and exit code 2", "[cli][errors]"
   CHECK(lines_matching(r.out, "^attic: ").size() == 1);
 }
 
-TEST_CASE("--detect_anomaly=true stops at the first Inf or NaN with one line", "[cli][errors]") {
+TEST_CASE("attic train --detect_anomaly=true stops at the first Inf or NaN with one line", "[cli][errors]") {
   Scratch s;
   // A sane run is unchanged by the checks.
   Run r = attic_run("train " + s.tiny("out") + " --max_iters=1 --detect_anomaly=true");
