@@ -3,11 +3,12 @@
 #   make test            Release build in build/, every test
 #   make test-sanitize   the same in build-asan/ with AddressSanitizer + UBSan (CPU only:
 #                        ASan and the CUDA runtime do not mix)
+#   make debug           -O0 -g build with assertions in build-debug/ (for gdb)
 #   make bench-peer      attic's training step against PyTorch's, 1 and 2 threads
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build shakespeare test test-sanitize bench-peer clean
+.PHONY: deps configure build shakespeare test test-sanitize debug bench-peer clean
 
 deps:
 	@scripts/install-deps.sh
@@ -33,6 +34,12 @@ test-sanitize: deps
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j$(JOBS)
 
+# -O0 -g, assert() and libstdc++'s checks on: the build to step through in gdb. Every
+# binary carries attic's gdb pretty-printers; debug/gdb/attic-gdb lets gdb load them.
+debug: deps
+	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build-debug -j$(JOBS)
+
 # PyTorch (Debian's python3-torch, with OpenBLAS) is installed only for this comparison.
 bench-peer: configure
 	@scripts/install-deps.sh python3-torch libopenblas0-pthread
@@ -40,4 +47,4 @@ bench-peer: configure
 	bench/peer/compare.sh
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-debug

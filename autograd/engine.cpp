@@ -8,11 +8,14 @@
 //      Gradients arriving at a node from several consumers are summed first.
 //   4. A gradient reaching a leaf ADDS into leaf.grad. That is why a training loop zeroes
 //      the gradients between steps, and why calling backward twice doubles them.
-//   5. Without retain_graph, each node is marked released and its edges dropped once it
+//   5. In anomaly mode (anomaly_mode.h), every gradient a node returns is checked for NaN
+//      and Inf before it flows on; the first one raises, naming the node and its path.
+//   6. Without retain_graph, each node is marked released and its edges dropped once it
 //      has run, so the activations it held can go; a second backward through it throws.
 #include <queue>
 #include <unordered_map>
 
+#include "autograd/anomaly_mode.h"
 #include "autograd/node.h"
 #include "tensor/ops.h"
 
@@ -53,8 +56,12 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
     return;
   }
 
-  // 1. dependencies
+  // 1. dependencies (and, in anomaly mode, which node first reached each one)
+  const bool anomaly = AnomalyMode::is_enabled();
   std::unordered_map<Node*, int> deps;
+  // child -> (parent, parent's name): names are taken now, as a parent may be freed by the
+  // time its child runs; the pointers are only keys.
+  std::unordered_map<const Node*, std::pair<const Node*, const char*>> reached_from;
   std::vector<std::shared_ptr<Node>> stack{root.grad_fn()};
   deps[root.grad_fn().get()] = 0;
   while (!stack.empty()) {
@@ -67,7 +74,10 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
       if (!e.fn) continue;
       auto [it, inserted] = deps.try_emplace(e.fn.get(), 0);
       ++it->second;
-      if (inserted) stack.push_back(e.fn);
+      if (inserted) {
+        if (anomaly) reached_from[e.fn.get()] = {n.get(), n->name()};
+        stack.push_back(e.fn);
+      }
     }
   }
 
@@ -92,6 +102,13 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
     std::vector<Tensor> grads = node->backward(grad_output);
     ATTIC_CHECK(grads.size() == node->inputs.size(), "backward: ", node->name(), " returned ",
                 grads.size(), " gradients for ", node->inputs.size(), " inputs");
+    if (anomaly) {
+      std::vector<std::string> path{node->name()};
+      for (auto it = reached_from.find(node.get()); it != reached_from.end();
+           it = reached_from.find(it->second.first))
+        path.push_back(it->second.second);
+      anomaly_check_backward(*node, grad_output, grads, {path.rbegin(), path.rend()});
+    }
 
     for (size_t i = 0; i < grads.size(); ++i) {
       const Edge& e = node->inputs[i];
@@ -118,6 +135,7 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
       node->inputs.clear();
     }
   }
+  if (anomaly) anomaly_backward_done();
 }
 
 }  // namespace attic::autograd

@@ -4,6 +4,8 @@
 
 #include <atomic>
 
+#include "autograd/anomaly_mode.h"
+
 namespace attic::autograd {
 
 static thread_local bool g_grad_enabled = true;
@@ -43,6 +45,8 @@ static void connect_impl(Tensor& out, std::shared_ptr<Node> node, const Range& i
   }
   node->out_shape = out.shape();
   node->sequence_nr = g_next_sequence_nr++;
+  if (AnomalyMode::is_enabled())
+    anomaly_record_forward(*node, out, std::vector<Tensor>(inputs.begin(), inputs.end()));
   out.impl()->requires_grad = true;
   out.impl()->grad_fn = std::move(node);
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "autograd/grad_mode.h"
@@ -43,6 +44,7 @@ class Node {
   uint64_t sequence_nr = 0; // creation order; later nodes run first in backward
   bool released = false;    // set after a backward without retain_graph
   std::weak_ptr<TensorImpl> retained_output;  // set by Tensor::retain_grad()
+  std::string anomaly_site; // where it was created; recorded only in anomaly mode
 };
 
 // True when grad mode is on and any input requires grad: the op should record a node.

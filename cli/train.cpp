@@ -12,6 +12,7 @@
 #include <iostream>
 #include <limits>
 
+#include "autograd/anomaly_mode.h"
 #include "cli/checkpoint.h"
 #include "cli/commands.h"
 #include "cli/device.h"
@@ -80,6 +81,8 @@ int train(const std::vector<std::string>& args) {
   cfg.bind(opts);
   parse_args(opts, args, "train");
   cfg.validate();
+  // The first NaN/Inf throws attic::Error, which main prints as one line and exits 2.
+  autograd::DetectAnomalyGuard anomaly(cfg.detect_anomaly);
   if (cfg.threads > 0) set_num_threads(int(cfg.threads));
   const Device device = device_from_flag(cfg.device);
 

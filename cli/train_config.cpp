@@ -36,6 +36,8 @@ void TrainConfig::bind(Options& o) {
   o.bind("device", device, "cpu or cuda");
   o.bind("threads", threads, "CPU threads (0: all)");
   o.bind("seed", seed, "seeds init, batches and dropout");
+  o.bind("detect_anomaly", detect_anomaly, "stop at the first NaN/Inf of a forward or backward, "
+         "naming the op (slow)");
 }
 
 void TrainConfig::validate() const {

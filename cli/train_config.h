@@ -48,6 +48,7 @@ struct TrainConfig {
   std::string device = "cpu";
   int64_t threads = 0;  // 0: ATTIC_NUM_THREADS or all hardware threads
   int64_t seed = 1337;
+  bool detect_anomaly = false;  // autograd::DetectAnomalyGuard around the run (slow)
 
   void bind(Options& o);
   // Range checks that no single key can express; throws attic::Error.

@@ -157,6 +157,19 @@ TEST_CASE("bad flags and configs give one line and exit code 2", "[cli][errors]"
   CHECK(lines_matching(r.out, "^attic: ").size() == 1);
 }
 
+TEST_CASE("attic train --detect_anomaly=true stops at the first Inf or NaN with one line", "[cli][errors]") {
+  Scratch s;
+  // A sane run is unchanged by the checks.
+  Run r = attic_run("train " + s.tiny("out") + " --max_iters=1 --detect_anomaly=true");
+  CHECK(r.code == 0);
+  // A learning rate of 1e37 throws the weights past float32's range after the first step.
+  r = attic_run("train " + s.tiny("out2") + " --max_iters=3 --detect_anomaly=true"
+                " --learning_rate=1e37 --grad_clip=0 --eval_interval=100");
+  CHECK(r.code == 2);
+  CHECK(lines_matching(r.out, "^attic: anomaly: forward of [A-Za-z]+ produced .* was created as "
+                              "op #[0-9]+ of the forward").size() == 1);
+}
+
 TEST_CASE("a corrupt checkpoint is an error, never a crash", "[cli][errors]") {
   Scratch s;
   REQUIRE(attic_run("train " + s.tiny("out") + " --max_iters=2 --eval_interval=1").code == 0);

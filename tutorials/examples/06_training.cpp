@@ -1,4 +1,4 @@
-// Chapter 5: a short training run. A tiny GPT learns from Shakespeare's train split with the
+// Chapter 6: a short training run. A tiny GPT learns from Shakespeare's train split with the
 // loop of `attic train` (cli/train.cpp): learning rate from the schedule, a batch, forward,
 // backward, gradient clipping, an AdamW step with nanoGPT's two groups.
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Chapter 5: the whole GPT of the laptop recipe (config/shakespeare_char_cpu.cfg): its
+// Chapter 6: the whole GPT of the laptop recipe (config/shakespeare_char_cpu.cfg): its
 // parameter names and count, the tied output weight, the scaled init, causality, and the
 // loss before training.
 #include <cmath>

@@ -1,4 +1,4 @@
-// Chapter 5: sampling. GPT::generate turns the last position's logits l [V] into one token:
+// Chapter 6: sampling. GPT::generate turns the last position's logits l [V] into one token:
 //   keep the top_k largest of l / temperature (the rest become -inf), p = softmax, draw from p.
 // Temperature 0 means argmax, which is what top_k = 1 gives at any temperature.
 #include <algorithm>
