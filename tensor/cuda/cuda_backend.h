@@ -2,11 +2,14 @@
 //   cuda_backend.cpp  the device query, backend_for(), host <-> device copies
 //   allocator.cpp     the caching device allocator (and its guard-byte debug mode)
 //   elementwise.cu    fill, copy, unary, binary, where
-//   reduce.cu         reduce, arg_reduce, cumsum
-//   matmul.cu         matmul through cuBLAS (strided batched), or the tiled kernel
+//   reduce.cu         reduce, arg_reduce, sum_squares, cumsum
+//   matmul.cu         matmul through cuBLAS (strided batched), or the tiled kernel;
+//                     gemm_strided_batched, the cuBLAS call that attention.cu shares
 //   matmul_tiled.cu   the readable tiled shared-memory matmul kernel
 //   softmax.cu        softmax, log_softmax, tril
 //   layer_norm.cu     layer_norm and its backward
+//   attention.cu      fused scaled dot-product attention and its backward
+//   adam.cu           the fused Adam / AdamW step
 //   index.cu          index_select, index_add, gather, scatter_add
 // A new Backend virtual (a fused kernel) adds one .cu file here and one line below.
 //
@@ -54,6 +57,18 @@ void matmul_tiled(int64_t batch, int64_t M, int64_t N, int64_t K, const T* A, in
                   int64_t rsa, int64_t csa, const T* B, int64_t bsb, int64_t rsb, int64_t csb,
                   T* C);
 
+// True when an R x C matrix with row / column strides (rs, cs) can go to cuBLAS as it is:
+// one of its strides is 1 (row-major or column-major) and the other spans a whole column or row.
+bool blas_fits(int64_t R, int64_t C, int64_t rs, int64_t cs);
+
+// C(z) [M, N] = A(z) [M, K] @ B(z) [K, N] for z < batch, in one cuBLAS strided-batched call:
+// A(z)(i, k) = A[z bsa + i rsa + k csa], likewise B; C(z)(i, j) = C[z bsc + i ldc + j].
+// A and B must pass blas_fits, and K > 0 (with K = 0, C is all zeros: fill it instead).
+template <class T>
+void gemm_strided_batched(int64_t batch, int64_t M, int64_t N, int64_t K, const T* A,
+                          int64_t bsa, int64_t rsa, int64_t csa, const T* B, int64_t bsb,
+                          int64_t rsb, int64_t csb, T* C, int64_t bsc, int64_t ldc);
+
 class CudaBackend final : public Backend {
  public:
   Device device() const override { return Device::CUDA; }
@@ -71,6 +86,7 @@ class CudaBackend final : public Backend {
   void reduce(ReduceOp op, const KTensor& out, const KTensor& in) override;
   void arg_reduce(ReduceOp op, const KTensor& values, const KTensor& indices, const KTensor& in,
                   int64_t dim) override;
+  double sum_squares(const KTensor& in) override;
   void cumsum(const KTensor& out, const KTensor& in, int64_t dim) override;
 
   void matmul(const KTensor& out, const KTensor& a, const KTensor& b) override;
@@ -80,7 +96,15 @@ class CudaBackend final : public Backend {
   void layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
                            const KTensor& dout, const KTensor& x, const KTensor& mean,
                            const KTensor& rstd, const KTensor& w) override;
+  void attention(const KTensor& out, const KTensor& att, const KTensor& q, const KTensor& k,
+                 const KTensor& v, double scale, bool causal) override;
+  void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
+                          const KTensor& dout, const KTensor& q, const KTensor& k,
+                          const KTensor& v, const KTensor& att, double scale) override;
   void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) override;
+
+  void adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,
+                 const AdamStep& step) override;
 
   void index_select(const KTensor& out, const KTensor& in, int64_t dim,
                     const KTensor& index) override;

@@ -6,6 +6,8 @@
 // instead of one per (op, type) pair.
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "tensor/cuda/cuda_backend.h"
 #include "tensor/cuda/launch.cuh"
 
@@ -35,10 +37,6 @@ template <class T> __device__ T apply_unary(UnaryOp op, T x, T p0, T p1) {
     case UnaryOp::Sigmoid: return sigmoid(x);
     case UnaryOp::Relu: return x > T(0) ? x : T(0);
     case UnaryOp::GeluErf: return T(0.5) * x * (T(1) + erf(x * sqrt1_2));  // x Φ(x)
-    case UnaryOp::GeluErfGrad: {  // Φ(x) + x φ(x), φ(x) = e^(-x²/2) / √(2π)
-      const T cdf = T(0.5) * (T(1) + erf(x * sqrt1_2));
-      return cdf + x * T(0.3989422804014327) * exp(T(-0.5) * x * x);
-    }
     case UnaryOp::GeluTanh: {  // 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))
       const T k = T(0.7978845608028654);
       return T(0.5) * x * (T(1) + tanh(k * (x + T(0.044715) * x * x * x)));
@@ -53,6 +51,13 @@ template <class T> __device__ T apply_unary(UnaryOp op, T x, T p0, T p1) {
     case UnaryOp::Step: return x > T(0) ? T(1) : T(0);
   }
   return x;
+}
+
+// GeluErf's derivative Φ(x) + x φ(x), φ(x) = e^(-x²/2) / √(2π); BinaryOp::GeluErfBackward
+// multiplies it into the incoming gradient in the same pass.
+template <class T> __device__ T gelu_erf_grad(T x) {
+  const T cdf = T(0.5) * (T(1) + erf(x * T(0.7071067811865476)));
+  return cdf + x * T(0.3989422804014327) * exp(T(-0.5) * x * x);
 }
 
 template <class T> __device__ T power(T x, T y) { return pow(x, y); }
@@ -76,6 +81,9 @@ template <class T> __device__ T apply_binary(BinaryOp op, T x, T y) {
     case BinaryOp::Le: return T(x <= y);
     case BinaryOp::Eq: return T(x == y);
     case BinaryOp::Ne: return T(x != y);
+    case BinaryOp::GeluErfBackward:  // x = the gradient g, y = GeluErf's input
+      if constexpr (std::is_floating_point_v<T>) return x * gelu_erf_grad(y);
+      else return x;  // ops/activation.cpp only asks for it with floating dtypes
   }
   return x;
 }

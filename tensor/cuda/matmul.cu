@@ -54,10 +54,10 @@ std::optional<int64_t> batch_stride(const std::vector<int64_t>& shape,
 bool blas_layout(int64_t R, int64_t C, int64_t rs, int64_t cs, bool& row_major, int64_t& ld) {
   if ((C == 1 || cs == 1) && (R == 1 || rs >= C)) {
     row_major = true;
-    ld = R == 1 ? C : rs;
+    ld = R == 1 ? std::max<int64_t>(C, 1) : rs;
   } else if ((R == 1 || rs == 1) && (C == 1 || cs >= R)) {
     row_major = false;
-    ld = C == 1 ? R : cs;
+    ld = C == 1 ? std::max<int64_t>(R, 1) : cs;
   } else {
     return false;
   }
@@ -70,8 +70,6 @@ struct Operand {
   CudaBackend& be;
   const char* data = nullptr;
   int64_t bs = 0, rs = 0, cs = 0;
-  bool row_major = true;
-  int64_t ld = 0;
   void* temp = nullptr;
   size_t temp_bytes = 0;
 
@@ -84,7 +82,7 @@ struct Operand {
     rs = t.strides[nd - 2];
     cs = t.strides[nd - 1];
     data = static_cast<const char*>(t.data);
-    if (b && blas_layout(R, C, rs, cs, row_major, ld)) {
+    if (b && blas_fits(R, C, rs, cs)) {
       bs = *b;
       return;
     }
@@ -98,8 +96,6 @@ struct Operand {
     bs = R * C;
     rs = C;
     cs = 1;
-    row_major = true;
-    ld = std::max<int64_t>(C, 1);
   }
   ~Operand() {
     if (temp) be.deallocate(temp, temp_bytes);
@@ -118,31 +114,56 @@ struct Operand {
   }
 };
 
+}  // namespace
+
+bool blas_fits(int64_t R, int64_t C, int64_t rs, int64_t cs) {
+  bool row_major = true;
+  int64_t ld = 0;
+  return blas_layout(R, C, rs, cs, row_major, ld);
+}
+
+// C(z) [M, N] = A(z) [M, K] @ B(z) [K, N] for z < batch, one cuBLAS call.
 // Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ: cuBLAS computes the transpose with the
 // operands swapped, and a row-major operand is already its own transpose in column-major
 // eyes, so it goes in untransposed (op N); a column-major one goes in with op T.
 template <class T>
-void gemm_batched(int64_t batch, int64_t M, int64_t N, int64_t K, const Operand& a,
-                  const Operand& b, T* c) {
+void gemm_strided_batched(int64_t batch, int64_t M, int64_t N, int64_t K, const T* A,
+                          int64_t bsa, int64_t rsa, int64_t csa, const T* B, int64_t bsb,
+                          int64_t rsb, int64_t csb, T* C, int64_t bsc, int64_t ldc) {
+  if (batch == 0 || M == 0 || N == 0) return;
+  bool a_row = true, b_row = true;
+  int64_t lda = 0, ldb = 0;
+  ATTIC_CHECK(K > 0, "gemm_strided_batched: K = 0; the caller fills C with zeros instead");
+  ATTIC_CHECK(blas_layout(M, K, rsa, csa, a_row, lda) &&
+                  blas_layout(K, N, rsb, csb, b_row, ldb) && (M == 1 || ldc >= N),
+              "gemm_strided_batched: operands [", M, ", ", K, "] at strides (", rsa, ", ", csa,
+              ") and [", K, ", ", N, "] at (", rsb, ", ", csb, ") do not fit cuBLAS");
+  ATTIC_CHECK(M <= INT_MAX && N <= INT_MAX && K <= INT_MAX && batch <= INT_MAX && ldc <= INT_MAX,
+              "gemm_strided_batched: [", batch, ", ", M, ", ", K, "] @ [", K, ", ", N,
+              "] is too large for one cuBLAS call");
+  if (M == 1) ldc = N;  // C's one row: its stride is never used, but cuBLAS wants ldc >= N
   const T one = 1, zero = 0;
-  const cublasOperation_t opb = b.row_major ? CUBLAS_OP_N : CUBLAS_OP_T;
-  const cublasOperation_t opa = a.row_major ? CUBLAS_OP_N : CUBLAS_OP_T;
-  const auto* pa = reinterpret_cast<const T*>(a.data);
-  const auto* pb = reinterpret_cast<const T*>(b.data);
+  const cublasOperation_t opb = b_row ? CUBLAS_OP_N : CUBLAS_OP_T;
+  const cublasOperation_t opa = a_row ? CUBLAS_OP_N : CUBLAS_OP_T;
   if constexpr (sizeof(T) == 4) {
-    check_cublas(cublasSgemmStridedBatched(handle(), opb, opa, int(N), int(M), int(K), &one, pb,
-                                           int(b.ld), b.bs, pa, int(a.ld), a.bs, &zero, c,
-                                           int(N), M * N, int(batch)),
+    check_cublas(cublasSgemmStridedBatched(handle(), opb, opa, int(N), int(M), int(K), &one, B,
+                                           int(ldb), bsb, A, int(lda), bsa, &zero, C, int(ldc),
+                                           bsc, int(batch)),
                  "cublasSgemmStridedBatched");
   } else {
-    check_cublas(cublasDgemmStridedBatched(handle(), opb, opa, int(N), int(M), int(K), &one, pb,
-                                           int(b.ld), b.bs, pa, int(a.ld), a.bs, &zero, c,
-                                           int(N), M * N, int(batch)),
+    check_cublas(cublasDgemmStridedBatched(handle(), opb, opa, int(N), int(M), int(K), &one, B,
+                                           int(ldb), bsb, A, int(lda), bsa, &zero, C, int(ldc),
+                                           bsc, int(batch)),
                  "cublasDgemmStridedBatched");
   }
 }
 
-}  // namespace
+template void gemm_strided_batched<float>(int64_t, int64_t, int64_t, int64_t, const float*,
+                                          int64_t, int64_t, int64_t, const float*, int64_t,
+                                          int64_t, int64_t, float*, int64_t, int64_t);
+template void gemm_strided_batched<double>(int64_t, int64_t, int64_t, int64_t, const double*,
+                                           int64_t, int64_t, int64_t, const double*, int64_t,
+                                           int64_t, int64_t, double*, int64_t, int64_t);
 
 void set_matmul_impl(MatmulImpl impl) { g_impl = impl; }
 MatmulImpl matmul_impl() { return g_impl; }
@@ -164,7 +185,9 @@ void CudaBackend::matmul(const KTensor& out, const KTensor& a, const KTensor& b)
       matmul_tiled<T>(batch, M, N, K, reinterpret_cast<const T*>(oa.data), oa.bs, oa.rs, oa.cs,
                       reinterpret_cast<const T*>(ob.data), ob.bs, ob.rs, ob.cs, out.ptr<T>());
     else
-      gemm_batched<T>(batch, M, N, K, oa, ob, out.ptr<T>());
+      gemm_strided_batched<T>(batch, M, N, K, reinterpret_cast<const T*>(oa.data), oa.bs, oa.rs,
+                              oa.cs, reinterpret_cast<const T*>(ob.data), ob.bs, ob.rs, ob.cs,
+                              out.ptr<T>(), M * N, N);
   });
 }
 

@@ -1,5 +1,5 @@
 // Reduction CUDA kernels: sum / max / min over a set of dims, max / min with indices along
-// one dim, and the inclusive prefix sum.
+// one dim, the sum of squares (for clip_grad_norm_), and the inclusive prefix sum.
 #include <cuda_runtime.h>
 
 #include <limits>
@@ -62,6 +62,31 @@ __global__ void arg_reduce_kernel(Indexer<3> ix, int64_t nout, int64_t n, int64_
     values[off[0]] = best_v;
     indices[off[1]] = best;
   }
+}
+
+// Stage 1 of Σ x²: block b sums the squares of elements b, b + gridDim.x·blockDim.x, ...
+// (through the Indexer, so any strides), in double, into partial[b].
+template <class T>
+__global__ void sum_squares_partial(Indexer<1> ix, int64_t n, double* partial, const T* in) {
+  double acc = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    int64_t off[1];
+    ix.offsets(i, off);
+    const double x = double(in[off[0]]);
+    acc += x * x;
+  }
+  acc = block_reduce(acc, SumOp());
+  if (threadIdx.x == 0) partial[blockIdx.x] = acc;
+}
+
+// Stage 2: one block adds the partial sums into partial[0]. Two fixed stages rather than an
+// atomicAdd per block: the order of the additions, and so the rounding, is the same every run.
+__global__ void sum_squares_final(int nparts, double* partial) {
+  double acc = 0;
+  for (int i = int(threadIdx.x); i < nparts; i += int(blockDim.x)) acc += partial[i];
+  acc = block_reduce(acc, SumOp());
+  if (threadIdx.x == 0) partial[0] = acc;
 }
 
 // One thread per line along dim, adding in order (a sequential scan: the lines are many
@@ -128,6 +153,27 @@ void CudaBackend::arg_reduce(ReduceOp op, const KTensor& values, const KTensor& 
                                                          in.ptr<T>());
   });
   check_launch("arg_reduce_kernel");
+}
+
+// in [*] (any strides) -> Σ in², accumulated in double; the one double comes back to the host.
+double CudaBackend::sum_squares(const KTensor& in) {
+  const int64_t n = in.numel();
+  if (n == 0) return 0;
+  const auto ix = make_indexer<1>("sum_squares", in.shape, {&in.strides});
+  const int nparts = int(std::min<int64_t>(blocks_for(n), 1024));
+  const size_t nbytes = size_t(nparts) * sizeof(double);
+  auto* partial = static_cast<double*>(allocate(nbytes));
+  dispatch_floating(in.dtype, [&](auto z) {
+    using T = decltype(z);
+    sum_squares_partial<T><<<nparts, kReduceThreads>>>(ix, n, partial, in.ptr<T>());
+  });
+  check_launch("sum_squares_partial");
+  sum_squares_final<<<1, kReduceThreads>>>(nparts, partial);
+  check_launch("sum_squares_final");
+  double total = 0;
+  copy_to_host(&total, partial, sizeof(double));  // waits for both kernels
+  deallocate(partial, nbytes);
+  return total;
 }
 
 void CudaBackend::cumsum(const KTensor& out, const KTensor& in, int64_t dim) {

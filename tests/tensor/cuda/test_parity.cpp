@@ -2,6 +2,10 @@
 // ATTIC_PARITY_ON_CPU=1 runs it CPU against CPU (parity.h), to test the suite itself.
 // float32 tolerances: 1e-5 where each output is one rounding of the same formula, 1e-4
 // where sums run in a different order (reductions, matmul, softmax, layer norm).
+#include <memory>
+
+#include "optim/adam.h"
+#include "optim/clip_grad.h"
 #include "parity.h"
 
 using namespace attic;
@@ -206,4 +210,99 @@ TEST_CASE("parity: copies, dtype conversions and dropout", "[cuda][parity]") {
   // the mask is drawn on the host from the seed, so both devices drop the same elements
   check_parity("dropout", [](const std::vector<Tensor>& v) { return dropout(v[0], 0.3, true); },
                {x}, 1e-6);
+}
+
+TEST_CASE("parity: fused scaled_dot_product_attention, causal and not, forward and backward",
+          "[cuda][parity][attention]") {
+  if (skip_parity()) return;
+  manual_seed(9);
+  auto sdpa = [](bool causal) {
+    return [causal](const std::vector<Tensor>& v) {
+      return scaled_dot_product_attention(v[0], v[1], v[2], causal);
+    };
+  };
+  // [*, T, hs] contiguous: the heads collapse into one cuBLAS batch
+  const Tensor q3 = leaf32({3, 7, 8}), k3 = leaf32({3, 7, 8}), v3 = leaf32({3, 7, 5});
+  check_parity("3-d", sdpa(false), {q3, k3, v3}, 1e-4);
+  check_parity("3-d causal", sdpa(true), {q3, k3, v3}, 1e-4);
+  // GPT's layout: [B, NH, T, hs] transposed views of [B, T, NH, hs], whose head dims do not
+  // collapse into one stride (a loop over B, a batch of NH heads each)
+  auto gpt = [](bool causal) {
+    return [causal](const std::vector<Tensor>& v) {
+      auto heads = [](const Tensor& x) { return x.reshape({2, 9, 3, 4}).transpose(1, 2); };
+      return scaled_dot_product_attention(heads(v[0]), heads(v[1]), heads(v[2]), causal);
+    };
+  };
+  const Tensor q = leaf32({2, 9, 12}), k = leaf32({2, 9, 12}), v = leaf32({2, 9, 12});
+  check_parity("split heads", gpt(false), {q, k, v}, 1e-4);
+  check_parity("split heads causal", gpt(true), {q, k, v}, 1e-4);
+  // more keys than queries (the causal mask stays top-left aligned), and keys and values
+  // broadcast over the heads (stride 0)
+  auto cross = [](bool causal) {
+    return [causal](const std::vector<Tensor>& v) {
+      return scaled_dot_product_attention(v[0], v[1].expand({2, 3, 6, 8}),
+                                          v[2].expand({2, 3, 6, 5}), causal);
+    };
+  };
+  const Tensor qc = leaf32({2, 3, 4, 8}), kc = leaf32({2, 1, 6, 8}), vc = leaf32({2, 1, 6, 5});
+  check_parity("4 queries, 6 broadcast keys", cross(false), {qc, kc, vc}, 1e-4);
+  check_parity("4 queries, 6 broadcast keys, causal", cross(true), {qc, kc, vc}, 1e-4);
+  check_parity("float64 causal", sdpa(true), {leaf64({2, 6, 4}), leaf64({2, 6, 4}),
+                                              leaf64({2, 6, 3})}, 1e-12);
+}
+
+TEST_CASE("parity: the fused adam_step_ through three optim::Adam and AdamW steps",
+          "[cuda][parity][optim]") {
+  if (skip_parity()) return;
+  manual_seed(10);
+  // v[0] the initial parameter, v[1] a gradient; step t uses the gradient v[1] · t + p, so
+  // that it depends on where the parameter has moved
+  auto steps = [](bool decoupled) {
+    return [decoupled](const std::vector<Tensor>& v) {
+      const Tensor p = v[0].clone().requires_grad_();
+      std::unique_ptr<optim::Optimizer> opt;
+      if (decoupled)
+        opt = std::make_unique<optim::AdamW>(std::vector<Tensor>{p},
+                                             optim::AdamWOptions(1e-2).weight_decay(0.1));
+      else
+        opt = std::make_unique<optim::Adam>(std::vector<Tensor>{p},
+                                            optim::AdamOptions(1e-2).weight_decay(0.1));
+      for (int t = 1; t <= 3; ++t) {
+        p.set_grad(v[1] * double(t) + p.detach());
+        opt->step();
+      }
+      p.set_grad(Tensor());
+      return p.detach();
+    };
+  };
+  const Tensor p0 = randn({300, 7}), g = randn({300, 7});
+  check_parity("AdamW", steps(true), {p0, g}, 1e-5);
+  check_parity("Adam (L2)", steps(false), {p0, g}, 1e-5);
+  check_parity("AdamW float64", steps(true), {randn({40}, kFloat64), randn({40}, kFloat64)},
+               1e-12);
+}
+
+TEST_CASE("parity: sum_squares and clip_grad_norm_", "[cuda][parity][optim]") {
+  if (skip_parity()) return;
+  manual_seed(11);
+  auto ssq = [](const std::vector<Tensor>& v) {
+    return full({1}, sum_squares(v[0]), TensorOptions(kFloat64).device(v[0].device()));
+  };
+  // 360 000 elements: more than one pass of the capped grid
+  check_parity("sum_squares", ssq, {randn({600, 600})}, 1e-12);
+  check_parity("sum_squares of a permuted view",
+               [&](const std::vector<Tensor>& v) { return ssq({v[0].permute({2, 0, 1})}); },
+               {randn({3, 5, 7})}, 1e-12);
+  check_parity("sum_squares float64", ssq, {randn({1000}, kFloat64)}, 1e-12);
+  check_parity("sum_squares of nothing", ssq, {zeros({0, 3})}, 0);
+  check_parity("clip_grad_norm_",
+               [](const std::vector<Tensor>& v) {
+                 const Tensor p = v[0].clone().requires_grad_();
+                 p.set_grad(v[1].clone());
+                 optim::clip_grad_norm_({p}, 1.0);
+                 const Tensor g = p.grad();
+                 p.set_grad(Tensor());
+                 return g;
+               },
+               {randn({30, 4}), randn({30, 4})}, 1e-6);
 }
