@@ -5,7 +5,9 @@
 #  2. The GEMMs of that step and 1024³ (bench gemm), 1 and 2 threads: GFLOP/s of attic's
 #     GEMM and of OpenBLAS (through torch.matmul), and attic's share of OpenBLAS.
 # PyTorch gets its best settings here: OpenBLAS's Cooperlake kernels and a short OpenMP spin
-# (measured faster on the development machine).
+# (measured faster on the development machine). OPENBLAS_NUM_THREADS is set to the thread
+# count of each run: torch.set_num_threads does not reach OpenBLAS's own pool, which would
+# otherwise run every GEMM of a "1 thread" PyTorch on all cores.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ITERS=${ITERS:-100}
@@ -18,16 +20,20 @@ ratio() { awk -v n="$1" -v d="$2" 'BEGIN { printf "%.2f", n / d }'; }
 printf '%-8s %-7s %14s %14s %8s\n' preset threads "attic ms/iter" "torch ms/iter" "speedup"
 for t in 1 2; do
   a=$(./build/attic bench train --preset="$PRESET" --threads="$t" --iters="$ITERS" --json=true | field ms_per_iter)
-  p=$($PY bench/peer/bench_step.py --preset="$PRESET" --threads="$t" --iters="$ITERS" | field ms_per_iter)
+  p=$(OPENBLAS_NUM_THREADS=$t $PY bench/peer/bench_step.py --preset="$PRESET" --threads="$t" --iters="$ITERS" | field ms_per_iter)
   printf '%-8s %-7s %14s %14s %7sx\n' "$PRESET" "$t" "$a" "$p" "$(ratio "$p" "$a")"
 done
 echo "(speedup = PyTorch's ms/iter / attic's; above 1 means attic is faster)"
 echo
 
 printf '%-22s %16s %-3s %9s %9s %9s %7s\n' shape "M x N x K" thr "attic" "OpenBLAS" "ratio" "% peak"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 for t in 1 2; do
-  paste -d'|' <(./build/attic bench gemm --threads="$t" --json=true) \
-              <($PY bench/peer/bench_gemm.py --threads="$t") |
+  # One after the other, never at once: each gets the whole machine.
+  ./build/attic bench gemm --threads="$t" --json=true >"$tmp/attic"
+  OPENBLAS_NUM_THREADS=$t $PY bench/peer/bench_gemm.py --threads="$t" >"$tmp/torch"
+  paste -d'|' "$tmp/attic" "$tmp/torch" |
   while IFS='|' read -r mine theirs; do
     shape=$(sed -n 's/.*"shape": "\([^"]*\)".*/\1/p' <<<"$mine")
     dims="$(field M <<<"$mine")x$(field N <<<"$mine")x$(field K <<<"$mine")"
