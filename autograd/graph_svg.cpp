@@ -13,23 +13,9 @@
 
 #include "autograd/graph.h"
 #include "util/atomic_file.h"
+#include "viz/svg.h"
 
 namespace attic::autograd {
-
-namespace {
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string to_svg(const Tensor& root, const LeafNames& names) {
   const GraphListing g = list_graph(root, names);
@@ -98,7 +84,7 @@ std::string to_svg(const Tensor& root, const LeafNames& names) {
        << "\" height=\"" << box_h << "\" rx=\"" << (it.is_leaf ? 12 : 2) << "\" fill=\""
        << (it.is_leaf ? "#e8f0ff" : "#fff8e0") << "\" stroke=\"#333\"/>\n"
        << "<text x=\"" << x_of(i) + w[i] / 2 << "\" y=\"" << y_of(i) + 14
-       << "\" text-anchor=\"middle\">" << xml_escape(it.label) << "</text>\n"
+       << "\" text-anchor=\"middle\">" << viz::svg_escape(it.label) << "</text>\n"
        << "<text x=\"" << x_of(i) + w[i] / 2 << "\" y=\"" << y_of(i) + 28
        << "\" text-anchor=\"middle\" fill=\"#666\">" << str(it.shape) << "</text>\n";
   }

@@ -22,6 +22,7 @@
 #include <ctime>
 
 #include "cli/bench_attention.h"
+#include "cli/bench_timer.h"
 #include "cli/commands.h"
 #include "cli/device.h"
 #include "cli/options.h"
@@ -42,22 +43,6 @@ double process_cpu_ms() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-}
-
-// Seconds of one call of f: the best of `runs` runs, each the mean over enough calls to
-// last 0.1 s (after one untimed warm-up call, which also sizes the runs).
-double best_seconds(const std::function<void()>& f, int runs) {
-  auto t0 = Clock::now();
-  f();
-  const double once = std::chrono::duration<double>(Clock::now() - t0).count();
-  const int reps = std::max(1, int(0.1 / std::max(once, 1e-9)));
-  double best = 1e30;
-  for (int r = 0; r < runs; ++r) {
-    t0 = Clock::now();
-    for (int i = 0; i < reps; ++i) f();
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count() / reps);
-  }
-  return best;
 }
 
 struct GemmCase {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 
+#include "cli/bench_timer.h"
 #include "nn/attention/linear_attention.h"
 #include "nn/attention/multi_head_attention.h"
 #include "tensor/cpu/cpu_backend.h"
@@ -15,23 +16,6 @@ namespace attic::cli {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Seconds of one call of f: the best of a few runs (fewer for slow calls), after a warm-up.
-double best_of(const std::function<void()>& f) {
-  auto t0 = Clock::now();
-  f();
-  const double once = std::chrono::duration<double>(Clock::now() - t0).count();
-  const int runs = once > 1.0 ? 1 : once > 0.1 ? 3 : 5;
-  const int reps = std::max(1, int(0.05 / std::max(once, 1e-9)));
-  double best = 1e30;
-  for (int r = 0; r < runs; ++r) {
-    t0 = Clock::now();
-    for (int i = 0; i < reps; ++i) f();
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count() / reps);
-  }
-  return best;
-}
 
 struct Row {
   double fwd = 0, fwd_bwd = 0;
@@ -73,16 +57,16 @@ int bench_attention(int64_t max_n, int64_t softmax_max_n, int64_t threads, bool 
       if (v.attn->kind() == nn::AttentionKind::Softmax && n > softmax_max_n) break;
       Tensor x = randn({1, n, d}).requires_grad_();
       Row r;
-      r.fwd = best_of([&] {
+      r.fwd = best_seconds([&] {
         NoGradGuard no_grad;
         (void)v.attn->forward(x, x, x, Tensor(), v.causal);
-      });
+      }, 0, 0.05);
       auto fb = [&] {
         sum(v.attn->forward(x, x, x, Tensor(), v.causal)).backward();
         x.set_grad({});
         v.attn->zero_grad();
       };
-      r.fwd_bwd = best_of(fb);
+      r.fwd_bwd = best_seconds(fb, 0, 0.05);
       const size_t base = cpu::live_bytes();
       cpu::reset_peak_bytes();
       fb();

@@ -6,21 +6,11 @@
 #include <sstream>
 
 #include "tensor/error.h"
+#include "viz/svg.h"
 
 namespace attic::viz {
 
 namespace {
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
 
 constexpr int kLeft = 56, kTop = 40, kGap = 24, kBottom = 40;
 
@@ -40,7 +30,7 @@ void draw(std::ostringstream& os, const Heatmap& h, int x0, int cell) {
   const double vmax = std::max(1e-300, *std::max_element(h.values.begin(), h.values.end()));
   const int gx = x0 + kLeft, gy = kTop;
   os << "<text x=\"" << gx + h.cols * cell / 2 << "\" y=\"20\" text-anchor=\"middle\" "
-     << "font-size=\"14\">" << escape(h.title) << "</text>\n";
+     << "font-size=\"14\">" << svg_escape(h.title) << "</text>\n";
   for (int r = 0; r < h.rows; ++r)
     for (int c = 0; c < h.cols; ++c)
       os << "<rect x=\"" << gx + c * cell << "\" y=\"" << gy + r * cell << "\" width=\"" << cell
@@ -50,15 +40,15 @@ void draw(std::ostringstream& os, const Heatmap& h, int x0, int cell) {
      << h.rows * cell << "\" fill=\"none\" stroke=\"#444\"/>\n";
   for (int r = 0; r < int(h.row_ticks.size()); ++r)
     os << "<text x=\"" << gx - 4 << "\" y=\"" << gy + r * cell + cell / 2 + 4
-       << "\" text-anchor=\"end\" font-size=\"11\">" << escape(h.row_ticks[size_t(r)]) << "</text>\n";
+       << "\" text-anchor=\"end\" font-size=\"11\">" << svg_escape(h.row_ticks[size_t(r)]) << "</text>\n";
   for (int c = 0; c < int(h.col_ticks.size()); ++c)
     os << "<text x=\"" << gx + c * cell + cell / 2 << "\" y=\"" << gy + h.rows * cell + 14
-       << "\" text-anchor=\"middle\" font-size=\"11\">" << escape(h.col_ticks[size_t(c)]) << "</text>\n";
+       << "\" text-anchor=\"middle\" font-size=\"11\">" << svg_escape(h.col_ticks[size_t(c)]) << "</text>\n";
   os << "<text x=\"" << gx + h.cols * cell / 2 << "\" y=\"" << gy + h.rows * cell + 32
-     << "\" text-anchor=\"middle\" font-size=\"12\">" << escape(h.col_label) << "</text>\n";
+     << "\" text-anchor=\"middle\" font-size=\"12\">" << svg_escape(h.col_label) << "</text>\n";
   os << "<text x=\"" << x0 + 14 << "\" y=\"" << gy + h.rows * cell / 2
      << "\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 " << x0 + 14 << " "
-     << gy + h.rows * cell / 2 << ")\">" << escape(h.row_label) << "</text>\n";
+     << gy + h.rows * cell / 2 << ")\">" << svg_escape(h.row_label) << "</text>\n";
 }
 
 }  // namespace

@@ -6,21 +6,11 @@
 #include <limits>
 #include <sstream>
 
+#include "viz/svg.h"
+
 namespace attic::viz {
 
 namespace {
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
 
 std::string num(double v) {
   char buf[32];
@@ -63,7 +53,7 @@ std::string line_plot_svg(const std::vector<Series>& series, const std::string& 
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
      << "\" viewBox=\"0 0 " << W << " " << H << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   os << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  os << "<text x=\"" << W / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << escape(title) << "</text>\n";
+  os << "<text x=\"" << W / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << svg_escape(title) << "</text>\n";
   // grid and ticks
   const double xs = nice_step(x0, x1, 6), ys = nice_step(y0, y1, 6);
   for (double x = std::ceil(x0 / xs) * xs; x <= x1 + 1e-9 * xs; x += xs) {
@@ -78,20 +68,20 @@ std::string line_plot_svg(const std::vector<Series>& series, const std::string& 
   }
   os << "<rect x=\"" << L << "\" y=\"" << T << "\" width=\"" << W - L - R << "\" height=\"" << H - T - B
      << "\" fill=\"none\" stroke=\"black\"/>\n";
-  os << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 10 << "\" text-anchor=\"middle\">" << escape(xlabel) << "</text>\n";
+  os << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 10 << "\" text-anchor=\"middle\">" << svg_escape(xlabel) << "</text>\n";
   os << "<text x=\"14\" y=\"" << (T + H - B) / 2 << "\" text-anchor=\"middle\" transform=\"rotate(-90 14 "
-     << (T + H - B) / 2 << ")\">" << escape(ylabel) << "</text>\n";
+     << (T + H - B) / 2 << ")\">" << svg_escape(ylabel) << "</text>\n";
   // series and legend
   int row = 0;
   for (const Series& s : series) {
-    os << "<polyline fill=\"none\" stroke=\"" << escape(s.color) << "\" stroke-width=\"1.5\" points=\"";
+    os << "<polyline fill=\"none\" stroke=\"" << svg_escape(s.color) << "\" stroke-width=\"1.5\" points=\"";
     for (auto [x, y] : s.points)
       if (std::isfinite(x) && std::isfinite(y)) os << num(px(x)) << "," << num(py(y)) << " ";
     os << "\"/>\n";
     const double ly = T + 16 + 18 * row++;  // legend rows, top right inside the axes
     os << "<line x1=\"" << W - R - 170 << "\" y1=\"" << ly - 4 << "\" x2=\"" << W - R - 150 << "\" y2=\""
-       << ly - 4 << "\" stroke=\"" << escape(s.color) << "\" stroke-width=\"2\"/>\n";
-    os << "<text x=\"" << W - R - 144 << "\" y=\"" << ly << "\">" << escape(s.name) << "</text>\n";
+       << ly - 4 << "\" stroke=\"" << svg_escape(s.color) << "\" stroke-width=\"2\"/>\n";
+    os << "<text x=\"" << W - R - 144 << "\" y=\"" << ly << "\">" << svg_escape(s.name) << "</text>\n";
   }
   os << "</svg>\n";
   return os.str();

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "models/sampling.h"
+
 namespace attic::models {
 
 void GPTConfig::validate() const {
@@ -77,32 +79,8 @@ Tensor GPT::generate(const Tensor& idx_in, int64_t max_new_tokens, double temper
   for (int64_t step = 0; step < max_new_tokens; ++step) {
     const int64_t Tc = std::min(T, config.block_size);
     Tensor ctx = from_vector(seq, {B, T}).narrow(1, T - Tc, Tc).contiguous();
-    const std::vector<float> logits = forward(ctx).logits.to_vector<float>();  // [B, 1, V]
-    std::vector<int64_t> next(static_cast<size_t>(B));
-    for (int64_t b = 0; b < B; ++b) {
-      std::vector<double> l(logits.begin() + b * V, logits.begin() + (b + 1) * V);
-      if (temperature == 0) {
-        next[size_t(b)] = std::max_element(l.begin(), l.end()) - l.begin();
-        continue;
-      }
-      for (double& x : l) x /= temperature;
-      if (top_k > 0 && top_k < V) {  // everything below the k-th largest logit is dropped
-        std::vector<double> sorted = l;
-        std::nth_element(sorted.begin(), sorted.begin() + (top_k - 1), sorted.end(), std::greater<>());
-        const double kth = sorted[size_t(top_k - 1)];
-        for (double& x : l) if (x < kth) x = -std::numeric_limits<double>::infinity();
-      }
-      // softmax with the max subtracted, then one draw from the categorical distribution
-      const double m = *std::max_element(l.begin(), l.end());
-      double total = 0;
-      for (double& x : l) total += (x = std::exp(x - m));
-      double u = g.uniform() * total;
-      int64_t pick = V - 1;
-      for (int64_t i = 0; i < V; ++i) {
-        if ((u -= l[size_t(i)]) < 0) { pick = i; break; }
-      }
-      next[size_t(b)] = pick;
-    }
+    const Tensor logits = forward(ctx).logits.view({B, V});  // the last position's
+    const std::vector<int64_t> next = sample_next(logits, temperature, top_k, g).to_vector<int64_t>();
     std::vector<int64_t> grown;
     grown.reserve(seq.size() + size_t(B));
     for (int64_t b = 0; b < B; ++b) {

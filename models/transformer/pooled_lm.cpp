@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "models/transformer/sampling.h"
+#include "models/sampling.h"
 #include "nn/init.h"
 
 namespace attic::models {

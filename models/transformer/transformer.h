@@ -4,4 +4,4 @@
 #include "models/transformer/copy_task.h"
 #include "models/transformer/encoder_decoder.h"
 #include "models/transformer/pooled_lm.h"
-#include "models/transformer/sampling.h"
+#include "models/sampling.h"

@@ -7,61 +7,15 @@
 #include <regex>
 #include <sstream>
 
+#include "cli/cli_helpers.h"
 #include "helpers.h"
 #include "tensor/backend.h"
 
 namespace fs = std::filesystem;
 
+using namespace attic::testing;
+
 namespace {
-
-struct Run {
-  int code;
-  std::string out;  // stdout and stderr together
-};
-
-// Runs `attic <args>` and captures what it prints.
-Run attic_run(const std::string& args) {
-  const std::string cmd = std::string(ATTIC_BIN) + " " + args + " 2>&1";  // set by CMake
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-// A scratch folder holding a small corpus, removed at the end of the test.
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    dir = fs::temp_directory_path() / ("attic-cli-" + std::to_string(std::random_device{}()));
-    fs::create_directories(dir);
-    std::ofstream(dir / "corpus.txt") << [] {
-      std::string s;
-      for (int i = 0; i < 60; ++i) s += "To be, or not to be, that is the question.\n";
-      return s;
-    }();
-  }
-  ~Scratch() { fs::remove_all(dir); }
-  std::string path(const std::string& name) const { return (dir / name).string(); }
-  // The flags of a tiny model on the corpus.
-  std::string tiny(const std::string& out_dir) const {
-    return "--dataset=" + path("corpus.txt") + " --out_dir=" + path(out_dir) +
-           " --n_layer=1 --n_head=2 --n_embd=16 --block_size=16 --batch_size=4 --eval_iters=2"
-           " --warmup_iters=5 --lr_decay_iters=30 --learning_rate=3e-3 --min_lr=3e-4"
-           " --log_interval=1 --threads=1";
-  }
-};
-
-std::vector<std::string> lines_matching(const std::string& text, const std::string& pattern) {
-  std::vector<std::string> out;
-  std::regex re(pattern);
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (std::regex_search(line, re)) out.push_back(line);
-  return out;
-}
 
 // "iter 7: loss 2.1234, time 3.21 ms" -> "iter 7: loss 2.1234" (time varies run to run)
 std::vector<std::string> losses(const std::string& text) {

@@ -5,42 +5,13 @@
 #include <fstream>
 #include <random>
 
+#include "cli/cli_helpers.h"
 #include "helpers.h"
 
 namespace fs = std::filesystem;
+using namespace attic::testing;
 
 namespace {
-
-struct Run {
-  int code;
-  std::string out;  // stdout and stderr together
-};
-
-Run attic_run(const std::string& args) {
-  const std::string cmd = std::string(ATTIC_BIN) + " " + args + " 2>&1";  // set by CMake
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    dir = fs::temp_directory_path() / ("attic-tcli-" + std::to_string(std::random_device{}()));
-    fs::create_directories(dir);
-    std::ofstream(dir / "corpus.txt") << [] {
-      std::string s;
-      for (int i = 0; i < 60; ++i) s += "To be, or not to be, that is the question.\n";
-      return s;
-    }();
-  }
-  ~Scratch() { fs::remove_all(dir); }
-  std::string path(const std::string& name) const { return (dir / name).string(); }
-};
 
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 

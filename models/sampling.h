@@ -1,4 +1,5 @@
-// Drawing the next token from logits, as GPT::generate does (nanoGPT's sample.py rule).
+// Drawing the next token from logits (nanoGPT's sample.py rule), for GPT::generate and the
+// pooled LM alike.
 #pragma once
 
 #include "tensor/ops.h"

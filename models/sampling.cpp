@@ -1,4 +1,4 @@
-#include "models/transformer/sampling.h"
+#include "models/sampling.h"
 
 #include <algorithm>
 #include <cmath>
