@@ -25,10 +25,12 @@ namespace attic::autograd {
 static void accumulate(TensorImpl& leaf, Tensor g) {
   // The first gradient is copied, so that .grad never aliases a tensor that the graph or
   // another leaf still holds (an in-place change to one .grad must not reach another).
-  // A gradient that nothing else can reach (this is the only handle to it and to its
-  // storage) is taken as it is instead, as PyTorch's AccumulateGrad does: no copy.
+  // A contiguous gradient that nothing else can reach (this is the only handle to it and to
+  // its storage) is taken as it is instead, as PyTorch's AccumulateGrad does: no copy. (A
+  // strided one, such as the transposed view a weight used as Wᵀ gets, is copied: the
+  // optimizer's kernels want .grad contiguous, like the parameter.)
   if (!leaf.grad && !GradMode::is_enabled() && g.impl_ptr().use_count() == 1 &&
-      g.impl()->storage.use_count() == 1 && !g.grad_fn()) {
+      g.impl()->storage.use_count() == 1 && !g.grad_fn() && g.is_contiguous()) {
     leaf.grad = g.impl_ptr();
     return;
   }
@@ -100,6 +102,10 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
     if (auto out = node->retained_output.lock()) accumulate(*out, grad_output);
 
     std::vector<Tensor> grads = node->backward(grad_output);
+    // Let go of the incoming gradient now: a returned gradient that is a view of it (a
+    // reshape's, say) then holds its storage alone, and can become a leaf's .grad without
+    // a copy (accumulate).
+    grad_output = Tensor();
     ATTIC_CHECK(grads.size() == node->inputs.size(), "backward: ", node->name(), " returned ",
                 grads.size(), " gradients for ", node->inputs.size(), " inputs");
     if (anomaly) {

@@ -222,7 +222,9 @@ void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp)
 #endif
     for (; k < kc; ++k) {
       T* d = Bp + k * NR;
-      if (csb == 1)  // row-major B: a unit-stride copy the compiler vectorizes
+      if (csb == 1 && n == NR)  // a full row of a row-major strip: constant-size, vector moves
+        std::memcpy(d, b + k * rsb, sizeof(T) * NR);
+      else if (csb == 1)
         for (int64_t j = 0; j < n; ++j) d[j] = b[k * rsb + j];
       else
         for (int64_t j = 0; j < n; ++j) d[j] = b[k * rsb + j * csb];

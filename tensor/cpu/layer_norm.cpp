@@ -65,7 +65,8 @@ void CpuBackend::layer_norm(const KTensor& out, const KTensor& mean, const KTens
 //   dx = rstd · (dnorm - mean(dnorm) - norm · mean(dnorm · norm))
 // (the last two terms are the gradient flowing through mean and through rstd).
 // The saved mean is rounded to T; each row's mean is summed again in double so that norm is
-// the forward's own (see there).
+// the forward's own (see there). norm is formed once per row, x - mean in double, and kept
+// in T for the rest: the row sums, dx, and the column sums of dw.
 void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
                                      const KTensor& dout, const KTensor& x,
                                      const KTensor& /*mean*/, const KTensor& rstd,
@@ -78,50 +79,50 @@ void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const
     const T* pw = w.ptr<T>();
     const T* pr = rstd.ptr<T>();
     T* pdx = dx.ptr<T>();
+    T* pdw = dw.ptr<T>();
+    T* pdb = db.ptr<T>();
+    std::vector<T> norms(size_t(N * C));  // norm of every row, [N, C]
+    T* pn = norms.data();
     // has_w (a compile-time bool): with the weight's load under a runtime condition, the
     // loops would not vectorize.
-    const auto dx_rows = [&](auto has_w) {
-      parallel_for(0, N, 64, [&](int64_t lo, int64_t hi) {
+    const auto rows = [&](auto has_w) {
+      // Captured by value: see tensor/cpu/adam.cpp.
+      parallel_for(0, N, 64, [=](int64_t lo, int64_t hi) {
         for (int64_t n = lo; n < hi; ++n) {
           const T* row = px + n * C;
           const T* g = pg + n * C;
+          T* norm = pn + n * C;
           const double m = row_mean(row, C);
-          const T r = pr[n];
-          double mean_dn = 0, mean_dn_norm = 0;
-#pragma omp simd reduction(+ : mean_dn, mean_dn_norm)
-          for (int64_t i = 0; i < C; ++i) {
-            const T norm = T((row[i] - m) * r);
-            const T dn = has_w ? g[i] * pw[i] : g[i];
-            mean_dn += dn;
-            mean_dn_norm += dn * norm;
-          }
-          const T a = T(mean_dn / double(C)), c = T(mean_dn_norm / double(C));
+          const double r = double(pr[n]);
+          for (int64_t i = 0; i < C; ++i) norm[i] = T((row[i] - m) * r);
+          if (!pdx) continue;
+          // dnorm goes into dx's row first; the two sums and dx then read it from there.
+          // (One reduction per loop: with two, and the weight, GCC kept this loop scalar.)
           T* d = pdx + n * C;
-          for (int64_t i = 0; i < C; ++i) {
-            const T norm = T((row[i] - m) * r);
-            const T dn = has_w ? g[i] * pw[i] : g[i];
-            d[i] = r * (dn - a - norm * c);
-          }
+          for (int64_t i = 0; i < C; ++i) d[i] = has_w ? g[i] * pw[i] : g[i];
+          T sum_dn = 0, sum_dn_norm = 0;
+#pragma omp simd reduction(+ : sum_dn)
+          for (int64_t i = 0; i < C; ++i) sum_dn += d[i];
+#pragma omp simd reduction(+ : sum_dn_norm)
+          for (int64_t i = 0; i < C; ++i) sum_dn_norm += d[i] * norm[i];
+          const T a = sum_dn / T(C), c = sum_dn_norm / T(C), rt = pr[n];
+          for (int64_t i = 0; i < C; ++i) d[i] = rt * (d[i] - a - norm[i] * c);
         }
       });
     };
-    if (pdx && pw) dx_rows(std::true_type{});
-    else if (pdx) dx_rows(std::false_type{});
+    if (pw) rows(std::true_type{});
+    else rows(std::false_type{});
     // dw and db sum over rows, in double; each column is its own sum, so the loop over
     // columns vectorizes without reordering any sum.
-    T* pdw = dw.ptr<T>();
-    T* pdb = db.ptr<T>();
     if (pdw || pdb) {
       std::vector<double> sw(size_t(C), 0.0), sb(size_t(C), 0.0);
       double* psw = sw.data();
       double* psb = sb.data();
       for (int64_t n = 0; n < N; ++n) {
-        const T* row = px + n * C;
         const T* g = pg + n * C;
-        const double m = row_mean(row, C);
-        const double r = double(pr[n]);
+        const T* norm = pn + n * C;
         for (int64_t i = 0; i < C; ++i) {
-          psw[i] += double(g[i]) * ((row[i] - m) * r);
+          psw[i] += double(g[i]) * double(norm[i]);
           psb[i] += double(g[i]);
         }
       }

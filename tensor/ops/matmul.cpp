@@ -14,7 +14,14 @@ struct MatmulBackward final : autograd::Node {
   std::vector<Tensor> backward(const Tensor& g) override {  // g: [..., M, N]
     Tensor da, db;
     if (needs_grad(0)) da = sum_to(matmul(g, b.transpose(-1, -2)), a.shape());
-    if (needs_grad(1)) db = sum_to(matmul(a.transpose(-1, -2), g), b.shape());
+    if (needs_grad(1)) {
+      if (a.dim() == 2 && b.dim() == 2 && !b.is_contiguous() && b.t().is_contiguous())
+        // b is a transposed matrix (a Linear's Wᵀ): dbᵀ = gᵀ a is made in W's own layout,
+        // so W's gradient arrives contiguous and becomes W.grad without a copy.
+        db = matmul(g.t(), a).t();
+      else
+        db = sum_to(matmul(a.transpose(-1, -2), g), b.shape());
+    }
     return {da, db};
   }
 };
