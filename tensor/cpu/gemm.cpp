@@ -241,12 +241,14 @@ void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp)
 // (GCC contracts `acc += a * b` into one FMA when the target has it).
 template <class T, bool RowsA>
 void micro_kernel(int64_t kc, const T* __restrict Ap, const T* __restrict Bp, T* C, int64_t ldc,
-                  int64_t m, int64_t n, bool accumulate) {
+                  int64_t m, int64_t n, bool accumulate, int64_t lda) {
   using K = Blocking<T>;
   using V = typename K::Vec;
   constexpr int MR = K::MR, NV = K::kNV, L = K::kLanes;
-  // Where A(i, k) sits relative to the k-th step's pointer, and how far that pointer moves.
-  constexpr int64_t a_row = RowsA ? kPitch<T> : 1, a_step = RowsA ? 1 : MR;
+  // Where A(i, k) sits relative to the k-th step's pointer (row-major: i rows of lda, which
+  // is kPitch when packed), and how far that pointer moves.
+  const int64_t a_row = RowsA ? lda : 1;
+  constexpr int64_t a_step = RowsA ? 1 : MR;
 
   V acc[MR][NV] = {};
   for (int64_t k = 0; k < kc; ++k, Ap += a_step, Bp += K::NR) {
@@ -296,6 +298,12 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
   const int64_t kc_max = std::min(Bk::KC, K);
   // Elements per packed A strip, and the strip's k pitch.
   const int64_t strip = Bk::MR * (RowsA ? kPitch<T> : kc_max);
+  // Unpacked A measured 5-15 % faster at the GPT's shapes, where a packed A element would be
+  // used only N / NR times (4 to 16), and 10-40 % faster on attention's 64 x 64 products;
+  // about 5 % slower at 1000³, where packing pays for itself. Never when rows lie a multiple
+  // of 4 KiB apart (1024³: 12 % slower): all MR rows of a strip then map to the same few
+  // L1 sets and evict each other.
+  const bool direct = RowsA && csa == 1 && (rsa * int64_t(sizeof(T))) % 4096 != 0;
   T* Ap = static_cast<T*>(
       t_pack_a.get(sizeof(T) * size_t(round_up(std::min(Bk::MC, M), Bk::MR) / Bk::MR * strip)));
   T* Bp = static_cast<T*>(
@@ -309,14 +317,26 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
       pack_b(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
       for (int64_t ic = 0; ic < M; ic += Bk::MC) {
         const int64_t mc = std::min(Bk::MC, M - ic);
-        if constexpr (RowsA) pack_a_rows(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
-        else pack_a_kmajor(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
+        // A row-major A can skip packing: the row layout reads it where it lies, with its own
+        // row stride. Only the last, partial strip is packed, because its missing rows must
+        // read as zeros. (See `direct` below for when this pays.)
+        if (!direct) {
+          if constexpr (RowsA) pack_a_rows(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
+          else pack_a_kmajor(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
+        } else if (mc % Bk::MR) {
+          const int64_t full = mc / Bk::MR * Bk::MR;
+          pack_a_rows(mc - full, kc, A + (ic + full) * rsa + pc * csa, rsa, csa, Ap);
+        }
         for (int64_t jr = 0; jr < nc; jr += Bk::NR)
-          for (int64_t ir = 0; ir < mc; ir += Bk::MR)
-            micro_kernel<T, RowsA>(kc, Ap + ir / Bk::MR * a_strip, Bp + jr * kc,
-                                   C + (ic + ir) * ldc + jc + jr, ldc,
+          for (int64_t ir = 0; ir < mc; ir += Bk::MR) {
+            const bool packed = !direct || ir + Bk::MR > mc;
+            const T* a = !direct ? Ap + ir / Bk::MR * a_strip
+                         : packed ? Ap : A + (ic + ir) * rsa + pc * csa;
+            micro_kernel<T, RowsA>(kc, a, Bp + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc,
                                    std::min<int64_t>(Bk::MR, mc - ir),
-                                   std::min<int64_t>(Bk::NR, nc - jr), pc > 0);
+                                   std::min<int64_t>(Bk::NR, nc - jr), pc > 0,
+                                   packed ? kPitch<T> : rsa);
+          }
       }
     }
   }
