@@ -39,4 +39,27 @@ Tensor sample_next(const Tensor& logits, double temperature, int64_t top_k, Gene
   return from_vector(next, {B, 1});
 }
 
+Tensor generate_tokens(nn::Module& model, const Tensor& idx, int64_t n, int64_t context,
+                       double temperature, int64_t top_k, Generator& gen,
+                       const std::function<Tensor(const Tensor&)>& next_logits) {
+  ATTIC_CHECK(temperature >= 0, "generate: temperature must be >= 0, got ", temperature);
+  ATTIC_CHECK(top_k >= 0, "generate: top_k must be >= 0, got ", top_k);
+  NoGradGuard no_grad;
+  const bool was_training = model.is_training();
+  model.eval();
+  Tensor seq = idx.contiguous();
+  try {
+    for (int64_t step = 0; step < n; ++step) {
+      const int64_t T = seq.size(1), Tc = std::min(T, context);
+      const Tensor logits = next_logits(seq.narrow(1, T - Tc, Tc).contiguous());  // [B, V]
+      seq = cat({seq, sample_next(logits, temperature, top_k, gen)}, 1);
+    }
+  } catch (...) {
+    model.train(was_training);
+    throw;
+  }
+  model.train(was_training);
+  return seq;
+}
+
 }  // namespace attic::models

@@ -67,31 +67,11 @@ GPT::Output GPT::forward(const Tensor& idx, const Tensor& targets) {
 
 Tensor GPT::generate(const Tensor& idx_in, int64_t max_new_tokens, double temperature,
                      int64_t top_k, Generator* gen) {
-  ATTIC_CHECK(temperature >= 0, "generate: temperature must be >= 0, got ", temperature);
-  ATTIC_CHECK(top_k >= 0, "generate: top_k must be >= 0, got ", top_k);
-  Generator& g = gen ? *gen : default_generator();
-  NoGradGuard no_grad;
-  const bool was_training = is_training();
-  eval();
   const int64_t B = idx_in.size(0), V = config.vocab_size;
-  std::vector<int64_t> seq = idx_in.contiguous().to_vector<int64_t>();
-  int64_t T = idx_in.size(1);
-  for (int64_t step = 0; step < max_new_tokens; ++step) {
-    const int64_t Tc = std::min(T, config.block_size);
-    Tensor ctx = from_vector(seq, {B, T}).narrow(1, T - Tc, Tc).contiguous();
-    const Tensor logits = forward(ctx).logits.view({B, V});  // the last position's
-    const std::vector<int64_t> next = sample_next(logits, temperature, top_k, g).to_vector<int64_t>();
-    std::vector<int64_t> grown;
-    grown.reserve(seq.size() + size_t(B));
-    for (int64_t b = 0; b < B; ++b) {
-      grown.insert(grown.end(), seq.begin() + b * T, seq.begin() + (b + 1) * T);
-      grown.push_back(next[size_t(b)]);
-    }
-    seq = std::move(grown);
-    ++T;
-  }
-  train(was_training);
-  return from_vector(seq, {B, T});
+  // forward without targets returns the last position's logits only: [B, 1, V]
+  return generate_tokens(*this, idx_in, max_new_tokens, config.block_size, temperature, top_k,
+                         gen ? *gen : default_generator(),
+                         [&](const Tensor& ctx) { return forward(ctx).logits.view({B, V}); });
 }
 
 int64_t GPT::num_params_non_embedding() const { return num_parameters() - wpe->weight.numel(); }

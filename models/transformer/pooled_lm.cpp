@@ -44,21 +44,9 @@ PooledLM::Output PooledLM::forward(const Tensor& idx, const Tensor& targets) {
 
 Tensor PooledLM::generate(const Tensor& idx_in, int64_t max_new_tokens, double temperature,
                           int64_t top_k, Generator* gen) {
-  ATTIC_CHECK(temperature >= 0, "generate: temperature must be >= 0, got ", temperature);
-  ATTIC_CHECK(top_k >= 0, "generate: top_k must be >= 0, got ", top_k);
-  Generator& g = gen ? *gen : default_generator();
-  NoGradGuard no_grad;
-  const bool was_training = is_training();
-  eval();
-  Tensor seq = idx_in.contiguous();
-  for (int64_t step = 0; step < max_new_tokens; ++step) {
-    const int64_t T = seq.size(1), Tc = std::min(T, config.window);
-    Tensor logits = forward(seq.narrow(1, T - Tc, Tc).contiguous()).logits;  // [B, V]
-    Tensor next = sample_next(logits, temperature, top_k, g);                // [B, 1]
-    seq = cat({seq, next}, 1);
-  }
-  train(was_training);
-  return seq;
+  return generate_tokens(*this, idx_in, max_new_tokens, config.window, temperature, top_k,
+                         gen ? *gen : default_generator(),
+                         [&](const Tensor& ctx) { return forward(ctx).logits; });  // [B, V]
 }
 
 }  // namespace attic::models
