@@ -12,6 +12,8 @@
 // Packing copies each operand once per block into the order the micro-kernel reads it (unit
 // stride, aligned), whatever its strides were, and pads partial strips with zeros, so the
 // micro-kernel never branches on edges; only the write-back of an edge tile does.
+// One exception: an A that already lies row by row (or column by column) is read in place,
+// its last partial strip alone packed (see `direct` in gemm_blocked).
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
@@ -245,10 +247,12 @@ void micro_kernel(int64_t kc, const T* __restrict Ap, const T* __restrict Bp, T*
   using K = Blocking<T>;
   using V = typename K::Vec;
   constexpr int MR = K::MR, NV = K::kNV, L = K::kLanes;
-  // Where A(i, k) sits relative to the k-th step's pointer (row-major: i rows of lda, which
-  // is kPitch when packed), and how far that pointer moves.
+  // Where A(i, k) sits relative to the k-th step's pointer, and how far that pointer moves.
+  // lda is the distance between rows (RowsA: kPitch when packed, A's row stride when read
+  // where it lies) or between k steps (k-major: MR when packed, A's column stride when read
+  // where it lies).
   const int64_t a_row = RowsA ? lda : 1;
-  constexpr int64_t a_step = RowsA ? 1 : MR;
+  const int64_t a_step = RowsA ? 1 : lda;
 
   V acc[MR][NV] = {};
   for (int64_t k = 0; k < kc; ++k, Ap += a_step, Bp += K::NR) {
@@ -298,12 +302,16 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
   const int64_t kc_max = std::min(Bk::KC, K);
   // Elements per packed A strip, and the strip's k pitch.
   const int64_t strip = Bk::MR * (RowsA ? kPitch<T> : kc_max);
-  // Unpacked A measured 5-15 % faster at the GPT's shapes, where a packed A element would be
-  // used only N / NR times (4 to 16), and 10-40 % faster on attention's 64 x 64 products;
-  // about 5 % slower at 1000³, where packing pays for itself. Never when rows lie a multiple
-  // of 4 KiB apart (1024³: 12 % slower): all MR rows of a strip then map to the same few
-  // L1 sets and evict each other.
-  const bool direct = RowsA && csa == 1 && (rsa * int64_t(sizeof(T))) % 4096 != 0;
+  // A is read where it lies (`direct`) when its MR values per k step can be reached from one
+  // pointer: a row-major A row by row (RowsA, csa == 1), a column-major A (the dYᵀ of
+  // dW = dYᵀ X) column by column (k-major, rsa == 1). Unpacked A measured 5-15 % faster at
+  // the GPT's row-major shapes, where a packed A element would be used only N / NR times
+  // (4 to 16), 2-9 % faster at its dW shapes, and 10-40 % faster on attention's 64 x 64
+  // products; about 5 % slower at 1000³, where packing pays for itself. Never when rows
+  // (or columns) lie a multiple of 4 KiB apart (1024³: 12 % slower): the strip's lines then
+  // map to the same few L1 sets and evict each other.
+  const int64_t a_pitch = RowsA ? rsa : csa;
+  const bool direct = (RowsA ? csa == 1 : rsa == 1) && (a_pitch * int64_t(sizeof(T))) % 4096 != 0;
   T* Ap = static_cast<T*>(
       t_pack_a.get(sizeof(T) * size_t(round_up(std::min(Bk::MC, M), Bk::MR) / Bk::MR * strip)));
   T* Bp = static_cast<T*>(
@@ -317,15 +325,17 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
       pack_b(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
       for (int64_t ic = 0; ic < M; ic += Bk::MC) {
         const int64_t mc = std::min(Bk::MC, M - ic);
-        // A row-major A can skip packing: the row layout reads it where it lies, with its own
-        // row stride. Only the last, partial strip is packed, because its missing rows must
-        // read as zeros. (See `direct` below for when this pays.)
+        // A direct A skips packing: the micro-kernel reads it with its own row (or column)
+        // stride. Only the last, partial strip is packed, because its missing rows must read
+        // as zeros. (See `direct` above for when this pays.)
         if (!direct) {
           if constexpr (RowsA) pack_a_rows(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
           else pack_a_kmajor(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
         } else if (mc % Bk::MR) {
           const int64_t full = mc / Bk::MR * Bk::MR;
-          pack_a_rows(mc - full, kc, A + (ic + full) * rsa + pc * csa, rsa, csa, Ap);
+          const T* rest = A + (ic + full) * rsa + pc * csa;
+          if constexpr (RowsA) pack_a_rows(mc - full, kc, rest, rsa, csa, Ap);
+          else pack_a_kmajor(mc - full, kc, rest, rsa, csa, Ap);
         }
         for (int64_t jr = 0; jr < nc; jr += Bk::NR)
           for (int64_t ir = 0; ir < mc; ir += Bk::MR) {
@@ -335,7 +345,7 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
             micro_kernel<T, RowsA>(kc, a, Bp + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc,
                                    std::min<int64_t>(Bk::MR, mc - ir),
                                    std::min<int64_t>(Bk::NR, nc - jr), pc > 0,
-                                   packed ? kPitch<T> : rsa);
+                                   packed ? (RowsA ? kPitch<T> : Bk::MR) : a_pitch);
           }
       }
     }
