@@ -100,10 +100,12 @@ class Backend {
   // contiguous and receives P = softmax(q kᵀ · scale, masked j > i when causal).
   virtual void attention(const KTensor& out, const KTensor& att, const KTensor& q,
                          const KTensor& k, const KTensor& v, double scale, bool causal) = 0;
-  // Its backward: dq, dk, dv contiguous, shaped like q, k, v; dout any strides.
+  // Its backward: dq, dk, dv contiguous, shaped like q, k, v; dout any strides. causal as in
+  // the forward: P is then zero above the diagonal, which a kernel may skip.
   virtual void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                                   const KTensor& dout, const KTensor& q, const KTensor& k,
-                                  const KTensor& v, const KTensor& att, double scale) = 0;
+                                  const KTensor& v, const KTensor& att, double scale,
+                                  bool causal) = 0;
   // Keeps the lower (upper == false) or upper triangle of the last two dims, diagonal k.
   virtual void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) = 0;
 

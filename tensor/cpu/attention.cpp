@@ -61,9 +61,12 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
       for (int64_t h = h0; h < h1; ++h) {
         const auto& off = heads[size_t(h)];
         T* P = att.ptr<T>() + off[1];
-        // S = q kᵀ into P's memory: kᵀ is k read with its strides swapped.
+        // S = q kᵀ into P's memory: kᵀ is k read with its strides swapped. Causal: only
+        // j <= i is computed (whole tiles above the diagonal are skipped, never read below).
+        const Triangle lower_c = causal ? Triangle::kLowerC : Triangle::kNone;
+        const Triangle lower_a = causal ? Triangle::kLowerA : Triangle::kNone;
         gemm<T>(Tq, Tk, hs, q.ptr<T>() + off[2], sq.r, sq.c, k.ptr<T>() + off[3], sk.c, sk.r, P,
-                Tk);
+                Tk, lower_c);
         for (int64_t i = 0; i < Tq; ++i) {
           T* row = P + i * Tk;
           // Keys j < n are visible. The loops run to nv, n rounded up to whole vectors of
@@ -76,8 +79,9 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
           // condition inside the exp loop GCC no longer vectorizes that loop.
           for (int64_t j = 0; j < nv; ++j) row[j] = j < n ? row[j] * s : T(-INFINITY);
           T m = -INFINITY;
+          // (the ternary vectorizes where std::max does not: see tensor/cpu/softmax.cpp)
 #pragma omp simd reduction(max : m)
-          for (int64_t j = 0; j < nv; ++j) m = std::max(m, row[j]);
+          for (int64_t j = 0; j < nv; ++j) m = m > row[j] ? m : row[j];
           T sum = 0;
 #pragma omp simd reduction(+ : sum)
           for (int64_t j = 0; j < nv; ++j) {
@@ -89,9 +93,9 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
           for (int64_t j = 0; j < nv; ++j) row[j] *= inv;
           for (int64_t j = nv; j < Tk; ++j) row[j] = T(0);
         }
-        // out = P v
+        // out = P v; causal: P(i, j) = 0 for j > i, so row i sums j <= i only.
         gemm<T>(Tq, hv, Tk, P, Tk, 1, v.ptr<T>() + off[4], sv.r, sv.c, out.ptr<T>() + off[0],
-                so.r);
+                so.r, lower_a);
       }
     });
   });
@@ -101,10 +105,13 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
 // With dS the gradient of the scaled scores:
 //   dv = Pᵀ dout;  dP = dout vᵀ;  dS = P ⊙ (dP - rowsum(dP ⊙ P))  (the softmax backward);
 //   dq = dS k · scale;  dk = dSᵀ q · scale.
-// Masked entries have P = 0, so their dS is 0 and they pass no gradient.
+// Masked entries have P = 0, so their dS is 0 and they pass no gradient. Causal: the four
+// products skip the triangles that hold those zeros (Pᵀ and dSᵀ are zero below the diagonal,
+// P and dS above it), and dP is only formed where j <= i.
 void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                                     const KTensor& dout, const KTensor& q, const KTensor& k,
-                                    const KTensor& v, const KTensor& att, double scale) {
+                                    const KTensor& v, const KTensor& att, double scale,
+                                    bool causal) {
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   const auto heads = head_offsets<8>({&dq, &dk, &dv, &dout, &q, &k, &v, &att});
@@ -113,6 +120,9 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
   dispatch_floating(q.dtype, [&](auto z) {
     using T = decltype(z);
     const T s = T(scale);
+    const Triangle lower_c = causal ? Triangle::kLowerC : Triangle::kNone;
+    const Triangle lower_a = causal ? Triangle::kLowerA : Triangle::kNone;
+    const Triangle upper_a = causal ? Triangle::kUpperA : Triangle::kNone;
     parallel_for(0, int64_t(heads.size()), 1, [&](int64_t h0, int64_t h1) {
       std::vector<T> dS(size_t(Tq * Tk));
       for (int64_t h = h0; h < h1; ++h) {
@@ -123,20 +133,24 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
         const T* pv = v.ptr<T>() + off[6];
         const T* pd = dout.ptr<T>() + off[3];
         // dv [Tk, hv] = Pᵀ [Tk, Tq] @ dout [Tq, hv]
-        gemm<T>(Tk, hv, Tq, P, 1, Tk, pd, sd.r, sd.c, dv.ptr<T>() + off[2], ldv);
+        gemm<T>(Tk, hv, Tq, P, 1, Tk, pd, sd.r, sd.c, dv.ptr<T>() + off[2], ldv, upper_a);
         // dP [Tq, Tk] = dout [Tq, hv] @ vᵀ [hv, Tk], then dS in place, times the scale
-        gemm<T>(Tq, Tk, hv, pd, sd.r, sd.c, pv, sv.c, sv.r, dS.data(), Tk);
+        gemm<T>(Tq, Tk, hv, pd, sd.r, sd.c, pv, sv.c, sv.r, dS.data(), Tk, lower_c);
         for (int64_t i = 0; i < Tq; ++i) {
           T* d = dS.data() + i * Tk;
           const T* p = P + i * Tk;
+          // Causal: keys j >= n are masked; their dS is 0, written here because the
+          // products below read it and dP was not formed there.
+          const int64_t n = causal ? std::min(i + 1, Tk) : Tk;
           T dot = 0;
 #pragma omp simd reduction(+ : dot)
-          for (int64_t j = 0; j < Tk; ++j) dot += d[j] * p[j];
-          for (int64_t j = 0; j < Tk; ++j) d[j] = p[j] * (d[j] - dot) * s;
+          for (int64_t j = 0; j < n; ++j) dot += d[j] * p[j];
+          for (int64_t j = 0; j < n; ++j) d[j] = p[j] * (d[j] - dot) * s;
+          for (int64_t j = n; j < Tk; ++j) d[j] = T(0);
         }
         // dq [Tq, hs] = dS [Tq, Tk] @ k [Tk, hs];  dk [Tk, hs] = dSᵀ [Tk, Tq] @ q [Tq, hs]
-        gemm<T>(Tq, hs, Tk, dS.data(), Tk, 1, pk, sk.r, sk.c, dq.ptr<T>() + off[0], ldq);
-        gemm<T>(Tk, hs, Tq, dS.data(), 1, Tk, pq, sq.r, sq.c, dk.ptr<T>() + off[1], ldk);
+        gemm<T>(Tq, hs, Tk, dS.data(), Tk, 1, pk, sk.r, sk.c, dq.ptr<T>() + off[0], ldq, lower_a);
+        gemm<T>(Tk, hs, Tq, dS.data(), 1, Tk, pq, sq.r, sq.c, dk.ptr<T>() + off[1], ldk, upper_a);
       }
     });
   });

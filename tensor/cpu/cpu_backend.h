@@ -57,7 +57,8 @@ class CpuBackend final : public Backend {
                  const KTensor& v, double scale, bool causal) override;
   void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                           const KTensor& dout, const KTensor& q, const KTensor& k,
-                          const KTensor& v, const KTensor& att, double scale) override;
+                          const KTensor& v, const KTensor& att, double scale,
+                          bool causal) override;
   void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) override;
 
   void adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,

@@ -294,10 +294,17 @@ void micro_kernel(int64_t kc, const T* __restrict Ap, const T* __restrict Bp, T*
 // Rounds x up to a multiple of r.
 int64_t round_up(int64_t x, int64_t r) { return (x + r - 1) / r * r; }
 
+// A thread's block of C within the whole product (its first row and column there), and the
+// triangle the whole product skips; the triangle's diagonal is the whole product's.
+struct Part {
+  int64_t row0 = 0, col0 = 0;
+  Triangle tri = Triangle::kNone;
+};
+
 // C[M, N] = A[M, K] @ B[K, N] on this thread, K >= 1: the blocked loops of the file comment.
 template <class T, bool RowsA>
 void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
-                  const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc) {
+                  const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc, Part part) {
   using Bk = Blocking<T>;
   const int64_t kc_max = std::min(Bk::KC, K);
   // Elements per packed A strip, and the strip's k pitch.
@@ -339,13 +346,24 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
         }
         for (int64_t jr = 0; jr < nc; jr += Bk::NR)
           for (int64_t ir = 0; ir < mc; ir += Bk::MR) {
+            const int64_t m = std::min<int64_t>(Bk::MR, mc - ir);
+            // The strip's rows [i0, i1) and the tile's first column in the whole product.
+            const int64_t i0 = part.row0 + ic + ir, i1 = i0 + m, j0 = part.col0 + jc + jr;
+            if (part.tri == Triangle::kLowerC && j0 >= i1) continue;  // wholly above
+            // The k range this strip needs, [kb, ke) within this KC block: a triangle of
+            // zeros in A shortens it for the strip as a whole (its last row for kLowerA, its
+            // first for kUpperA; the strip's other rows then add exact zeros).
+            int64_t kb = 0, ke = kc;
+            if (part.tri == Triangle::kLowerA) ke = std::clamp<int64_t>(i1 - pc, 0, kc);
+            if (part.tri == Triangle::kUpperA) kb = std::clamp<int64_t>(i0 - pc, 0, kc);
+            kb = std::min(kb, ke);  // an empty range still writes the tile's zeros
             const bool packed = !direct || ir + Bk::MR > mc;
+            const int64_t lda = packed ? (RowsA ? kPitch<T> : Bk::MR) : a_pitch;
             const T* a = !direct ? Ap + ir / Bk::MR * a_strip
                          : packed ? Ap : A + (ic + ir) * rsa + pc * csa;
-            micro_kernel<T, RowsA>(kc, a, Bp + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc,
-                                   std::min<int64_t>(Bk::MR, mc - ir),
-                                   std::min<int64_t>(Bk::NR, nc - jr), pc > 0,
-                                   packed ? (RowsA ? kPitch<T> : Bk::MR) : a_pitch);
+            micro_kernel<T, RowsA>(ke - kb, a + kb * (RowsA ? 1 : lda), Bp + jr * kc + kb * Bk::NR,
+                                   C + (ic + ir) * ldc + jc + jr, ldc, m,
+                                   std::min<int64_t>(Bk::NR, nc - jr), pc > 0, lda);
           }
       }
     }
@@ -355,11 +373,11 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
 // A column-major A (rsa == 1 and csa != 1) packs k-major, anything else row-major.
 template <class T>
 void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
-                  const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc) {
+                  const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc, Part part) {
   if (rsa == 1 && csa != 1)
-    gemm_blocked<T, false>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc);
+    gemm_blocked<T, false>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, part);
   else
-    gemm_blocked<T, true>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc);
+    gemm_blocked<T, true>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, part);
 }
 
 // C[M, N] = A[M, K] @ B[K, N] for small problems, where packing would cost more than it
@@ -388,9 +406,11 @@ constexpr double kMinFmasPerThread = 1 << 20;
 // Splits C into row blocks (or column blocks when N has more NR strips than M has MR
 // strips), one per thread; each thread runs gemm_blocked on its block with its own packing
 // buffers, so threads never wait on each other.
+// A triangle is skipped by gemm_blocked only; the small loop computes everything, which the
+// contract allows (kLowerC leaves the skipped tiles unspecified, and zeros add nothing).
 template <class T>
 void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa, const T* B,
-          int64_t rsb, int64_t csb, T* C, int64_t ldc) {
+          int64_t rsb, int64_t csb, T* C, int64_t ldc, Triangle tri) {
   using Bk = Blocking<T>;
   if (M <= 0 || N <= 0) return;
   if (K <= 0) {
@@ -408,20 +428,22 @@ void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
     const auto grain = int64_t(kMinFmasPerThread / (double(Bk::MR) * double(N) * double(K))) + 1;
     parallel_for(0, m_strips, grain, [&](int64_t s0, int64_t s1) {
       const int64_t i0 = s0 * Bk::MR, i1 = std::min(M, s1 * Bk::MR);
-      gemm_blocked(i1 - i0, N, K, A + i0 * rsa, rsa, csa, B, rsb, csb, C + i0 * ldc, ldc);
+      gemm_blocked(i1 - i0, N, K, A + i0 * rsa, rsa, csa, B, rsb, csb, C + i0 * ldc, ldc,
+                   Part{i0, 0, tri});
     });
   } else {
     const auto grain = int64_t(kMinFmasPerThread / (double(Bk::NR) * double(M) * double(K))) + 1;
     parallel_for(0, n_strips, grain, [&](int64_t s0, int64_t s1) {
       const int64_t j0 = s0 * Bk::NR, j1 = std::min(N, s1 * Bk::NR);
-      gemm_blocked(M, j1 - j0, K, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, ldc);
+      gemm_blocked(M, j1 - j0, K, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, ldc,
+                   Part{0, j0, tri});
     });
   }
 }
 
 template void gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t,
-                          const float*, int64_t, int64_t, float*, int64_t);
+                          const float*, int64_t, int64_t, float*, int64_t, Triangle);
 template void gemm<double>(int64_t, int64_t, int64_t, const double*, int64_t, int64_t,
-                           const double*, int64_t, int64_t, double*, int64_t);
+                           const double*, int64_t, int64_t, double*, int64_t, Triangle);
 
 }  // namespace attic::cpu

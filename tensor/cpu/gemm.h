@@ -14,9 +14,22 @@ template <class T>
 void gemm_naive(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
                 const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc);
 
-// The fast one (gemm.cpp): packed, register-blocked, multithreaded. Same contract.
+// A triangle of a product that causal attention knows to be zero, or not to be wanted, with
+// i the row of C (and of A), j the column of C, k the summed index, all from 0:
+enum class Triangle {
+  kNone,
+  kLowerC,  // only C(i, j) with j <= i is wanted (S = q kᵀ, dP = dout vᵀ); tiles of C wholly
+            // above the diagonal are neither computed nor written
+  kLowerA,  // A(i, k) = 0 for k > i (out = P v, dq = dS k): row i sums only k <= i
+  kUpperA,  // A(i, k) = 0 for k < i (dv = Pᵀ dout, dk = dSᵀ q): row i sums only k >= i
+};
+
+// The fast one (gemm.cpp): packed, register-blocked, multithreaded. Same contract; with a
+// triangle it skips the work the triangle names, in whole micro-tiles and k ranges, so
+// kLowerA and kUpperA give what gemm_naive gives on A with that triangle zeroed.
 template <class T>
 void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
-          const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc);
+          const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc,
+          Triangle tri = Triangle::kNone);
 
 }  // namespace attic::cpu

@@ -26,8 +26,10 @@ void CpuBackend::softmax(const KTensor& out, const KTensor& in, bool log) {
     // the loops compile to plain vector loads and stores.
     auto row = [&](const T* xr, T* orow, auto si, auto so) {
       T m = -INFINITY;
+      // The ternary, not std::max: GCC 12 keeps a std::max reduction scalar (vmaxss), the
+      // ternary becomes vmaxps.
 #pragma omp simd reduction(max : m)
-      for (int64_t i = 0; i < n; ++i) m = std::max(m, xr[i * si]);
+      for (int64_t i = 0; i < n; ++i) m = m > xr[i * si] ? m : xr[i * si];
       if (m == -INFINITY) m = 0;  // a row of -inf (fully masked): avoid inf - inf
       T sum = 0;
       if (log) {

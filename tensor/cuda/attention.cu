@@ -201,9 +201,12 @@ void CudaBackend::attention(const KTensor& out, const KTensor& att, const KTenso
 // With dS the gradient of the scaled scores:
 //   dv = Pᵀ dout;  dP = dout vᵀ;  dS = P ⊙ (dP - rowsum(dP ⊙ P)) · scale  (softmax backward);
 //   dq = dS k;  dk = dSᵀ q.
+// causal is not needed here: the masked entries' P = 0 gives their dS = 0, and cuBLAS forms
+// the full products rather than skip triangles (the CPU kernel skips them).
 void CudaBackend::attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                                      const KTensor& dout, const KTensor& q, const KTensor& k,
-                                     const KTensor& v, const KTensor& att, double scale) {
+                                     const KTensor& v, const KTensor& att, double scale,
+                                     bool /*causal*/) {
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   if (att.numel() == 0) {  // no heads (all empty), no queries or no keys (sums of 0)

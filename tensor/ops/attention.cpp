@@ -27,13 +27,15 @@ Tensor heads_buffer(const Shape& shape, const Tensor& like) {
 struct AttentionBackward final : autograd::Node {
   Tensor q, k, v, att;  // inputs (detached views) and the softmax weights P
   double scale = 1;
+  bool causal = false;
   const char* name() const override { return "AttentionBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
     Tensor dq = heads_buffer(q.shape(), q), dk = heads_buffer(k.shape(), q),
            dv = heads_buffer(v.shape(), q);
     backend_for(q.device()).attention_backward(
         detail::ktensor(dq), detail::ktensor(dk), detail::ktensor(dv), detail::ktensor(g),
-        detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale);
+        detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale,
+        causal);
     return {dq, dk, dv};
   }
 };
@@ -53,6 +55,7 @@ struct PackedAttentionBackward final : autograd::Node {
   Tensor qkv, att;
   int64_t n_head = 1;
   double scale = 1;
+  bool causal = false;
   const char* name() const override { return "PackedAttentionBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
     const int64_t B = qkv.size(0), T = qkv.size(1), C = qkv.size(2) / 3;
@@ -62,7 +65,8 @@ struct PackedAttentionBackward final : autograd::Node {
     const Tensor dy = g.view({B, T, n_head, C / n_head}).transpose(1, 2);
     backend_for(qkv.device()).attention_backward(
         detail::ktensor(dq), detail::ktensor(dk), detail::ktensor(dv), detail::ktensor(dy),
-        detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale);
+        detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale,
+        causal);
     return {d_qkv};
   }
 };
@@ -108,6 +112,7 @@ Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tens
     node->v = v.detach();
     node->att = att;
     node->scale = s;
+    node->causal = is_causal;
     autograd::connect(out, node, {q, k, v});
   }
   return out;
@@ -144,6 +149,7 @@ Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head, bo
     node->att = att;
     node->n_head = n_head;
     node->scale = scale;
+    node->causal = is_causal;
     autograd::connect(y, node, {qkv});
   }
   return y;

@@ -56,15 +56,21 @@ struct Operand {
 // with NaN so a missed or accumulated-into element shows. Each element must agree within
 // the rounding bound |err| <= tol * Σ_k |A(i, k)| |B(k, j)|, tol = 4 K eps: a wrong index
 // gives an error of order Σ_k |A||B| itself.
+// With a triangle, A's zero triangle (kLowerA, kUpperA) is zeroed for both, and only the
+// wanted C(i, j), j <= i, is compared for kLowerC.
 template <class T>
-void check_against_naive(Dims d, Layout la, Layout lb) {
+void check_against_naive(Dims d, Layout la, Layout lb, cpu::Triangle tri = cpu::Triangle::kNone) {
   std::mt19937 rng(uint32_t(d.M * 10007 + d.N * 101 + d.K));
   Operand<T> A(d.M, d.K, la, rng), B(d.K, d.N, lb, rng);
+  for (int64_t i = 0; i < d.M; ++i)
+    for (int64_t k = 0; k < d.K; ++k)
+      if ((tri == cpu::Triangle::kLowerA && k > i) || (tri == cpu::Triangle::kUpperA && k < i))
+        A.data[size_t(i * A.rs + k * A.cs)] = T(0);
   const int64_t ldc = d.N + 2;
   const T nan = std::numeric_limits<T>::quiet_NaN();
   std::vector<T> fast(size_t(d.M * ldc), nan), ref(size_t(d.M * ldc), nan);
   cpu::gemm<T>(d.M, d.N, d.K, A.data.data(), A.rs, A.cs, B.data.data(), B.rs, B.cs,
-               fast.data(), ldc);
+               fast.data(), ldc, tri);
   cpu::gemm_naive<T>(d.M, d.N, d.K, A.data.data(), A.rs, A.cs, B.data.data(), B.rs, B.cs,
                      ref.data(), ldc);
 
@@ -72,7 +78,7 @@ void check_against_naive(Dims d, Layout la, Layout lb) {
   int64_t bad = 0;
   double worst = 0;
   for (int64_t i = 0; i < d.M; ++i)
-    for (int64_t j = 0; j < d.N; ++j) {
+    for (int64_t j = 0; j < (tri == cpu::Triangle::kLowerC ? std::min(i + 1, d.N) : d.N); ++j) {
       double scale = 0;
       for (int64_t k = 0; k < d.K; ++k) scale += std::abs(double(A.at(i, k)) * double(B.at(k, j)));
       const size_t at = size_t(i * ldc + j);
@@ -85,7 +91,8 @@ void check_against_naive(Dims d, Layout la, Layout lb) {
     for (int64_t j = d.N; j < ldc; ++j)
       if (!std::isnan(fast[size_t(i * ldc + j)])) ++bad;
   INFO("M=" << d.M << " N=" << d.N << " K=" << d.K << " layouts " << int(la) << ","
-            << int(lb) << " threads=" << num_threads() << " worst relative error " << worst);
+            << int(lb) << " triangle " << int(tri) << " threads=" << num_threads()
+            << " worst relative error " << worst);
   CHECK(bad == 0);
 }
 
@@ -127,6 +134,25 @@ TEST_CASE("gemm: transposed and padded strides cost nothing in correctness", "[c
         for (Layout lb : layouts) {
           check_against_naive<float>(d, la, lb);
           check_against_naive<double>(d, la, lb);
+        }
+  });
+}
+
+TEST_CASE("gemm: a causal triangle skips only work whose result is zero or unwanted",
+          "[cpu][gemm]") {
+  // Attention's 64 x 64 x 32 products (strips of MR rows cut the diagonal); K over two KC
+  // blocks, with row ranges that end (kLowerA) or start (kUpperA) in either; the column
+  // split (few rows, many columns), where the diagonal is met at a column offset; and rows
+  // split over 2 threads, where it is met at a row offset.
+  const std::vector<Dims> shapes = {{64, 64, 32}, {64, 32, 64}, {300, 40, 300},
+                                    {100, 70, 300}, {20, 600, 40}, {257, 129, 65}};
+  using cpu::Triangle;
+  with_1_and_2_threads([&] {
+    for (Dims d : shapes)
+      for (Triangle tri : {Triangle::kLowerC, Triangle::kLowerA, Triangle::kUpperA})
+        for (Layout la : {Layout::RowMajor, Layout::Transposed}) {
+          check_against_naive<float>(d, la, Layout::RowMajor, tri);
+          check_against_naive<double>(d, la, Layout::Transposed, tri);
         }
   });
 }
