@@ -11,6 +11,9 @@
 
 namespace attic::cpu {
 
+// Rows are handled in groups of this many, one step at a time for the whole group.
+constexpr int64_t kGroup = 4;
+
 // Σx / C over one row of C elements, summed in double.
 template <class T>
 static double row_mean(const T* row, int64_t C) {
@@ -35,26 +38,38 @@ void CpuBackend::layer_norm(const KTensor& out, const KTensor& mean, const KTens
     T* pm = mean.ptr<T>();
     T* pr = rstd.ptr<T>();
     parallel_for(0, N, 64, [&](int64_t lo, int64_t hi) {
-      for (int64_t n = lo; n < hi; ++n) {
-        const T* row = px + n * C;
-        // Two passes (mean, then squared deviations): the one-pass Σx² - (Σx)²/C form
-        // cancels catastrophically when the mean is large next to the spread.
-        const double m = row_mean(row, C);
-        double v = 0;
+      // Rows in groups of kGroup, each step done for the whole group before the next: a
+      // row's steps wait on each other (its mean, then its variance, then the output),
+      // and the rows of a group overlap in the CPU instead.
+      for (int64_t n0 = lo; n0 < hi; n0 += kGroup) {
+        const int64_t g = std::min(kGroup, hi - n0);
+        double m[kGroup], s[kGroup];
+        for (int64_t r = 0; r < g; ++r) m[r] = row_mean(px + (n0 + r) * C, C);
+        for (int64_t r = 0; r < g; ++r) {
+          // Two passes (mean, then squared deviations): the one-pass Σx² - (Σx)²/C form
+          // cancels catastrophically when the mean is large next to the spread.
+          const T* row = px + (n0 + r) * C;
+          const double mr = m[r];
+          double v = 0;
 #pragma omp simd reduction(+ : v)
-        for (int64_t i = 0; i < C; ++i) v += (double(row[i]) - m) * (double(row[i]) - m);
-        v /= double(C);
-        const double s = 1.0 / std::sqrt(v + eps);
-        // x - mean in double: rounding the mean to float32 first would shift every output
-        // by up to half an ulp of the mean times rstd (0.05 for x = 1e4 + N(0, 0.01²)).
-        T* o = po + n * C;
-        if (pw && pb)
-          for (int64_t i = 0; i < C; ++i) o[i] = T((row[i] - m) * s) * pw[i] + pb[i];
-        else
-          for (int64_t i = 0; i < C; ++i)
-            o[i] = T((row[i] - m) * s) * (pw ? pw[i] : T(1)) + (pb ? pb[i] : T(0));
-        pm[n] = T(m);
-        pr[n] = T(s);
+          for (int64_t i = 0; i < C; ++i) v += (double(row[i]) - mr) * (double(row[i]) - mr);
+          s[r] = 1.0 / std::sqrt(v / double(C) + eps);
+        }
+        for (int64_t r = 0; r < g; ++r) {
+          const int64_t n = n0 + r;
+          const T* row = px + n * C;
+          const double mr = m[r], sr = s[r];
+          // x - mean in double: rounding the mean to float32 first would shift every output
+          // by up to half an ulp of the mean times rstd (0.05 for x = 1e4 + N(0, 0.01²)).
+          T* o = po + n * C;
+          if (pw && pb)
+            for (int64_t i = 0; i < C; ++i) o[i] = T((row[i] - mr) * sr) * pw[i] + pb[i];
+          else
+            for (int64_t i = 0; i < C; ++i)
+              o[i] = T((row[i] - mr) * sr) * (pw ? pw[i] : T(1)) + (pb ? pb[i] : T(0));
+          pm[n] = T(mr);
+          pr[n] = T(sr);
+        }
       }
     });
   });
@@ -88,25 +103,46 @@ void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const
     const auto rows = [&](auto has_w) {
       // Captured by value: see tensor/cpu/adam.cpp.
       parallel_for(0, N, 64, [=](int64_t lo, int64_t hi) {
-        for (int64_t n = lo; n < hi; ++n) {
-          const T* row = px + n * C;
-          const T* g = pg + n * C;
-          T* norm = pn + n * C;
-          const double m = row_mean(row, C);
-          const double r = double(pr[n]);
-          for (int64_t i = 0; i < C; ++i) norm[i] = T((row[i] - m) * r);
+        // Rows in groups, each step for the whole group first (see the forward).
+        for (int64_t n0 = lo; n0 < hi; n0 += kGroup) {
+          const int64_t rows_g = std::min(kGroup, hi - n0);
+          double m[kGroup];
+          T sum_dn[kGroup], sum_dn_norm[kGroup];
+          for (int64_t r = 0; r < rows_g; ++r) m[r] = row_mean(px + (n0 + r) * C, C);
+          for (int64_t r = 0; r < rows_g; ++r) {
+            const int64_t n = n0 + r;
+            const T* row = px + n * C;
+            T* norm = pn + n * C;
+            const double mr = m[r], rr = double(pr[n]);
+            for (int64_t i = 0; i < C; ++i) norm[i] = T((row[i] - mr) * rr);
+          }
           if (!pdx) continue;
           // dnorm goes into dx's row first; the two sums and dx then read it from there.
           // (One reduction per loop: with two, and the weight, GCC kept this loop scalar.)
-          T* d = pdx + n * C;
-          for (int64_t i = 0; i < C; ++i) d[i] = has_w ? g[i] * pw[i] : g[i];
-          T sum_dn = 0, sum_dn_norm = 0;
-#pragma omp simd reduction(+ : sum_dn)
-          for (int64_t i = 0; i < C; ++i) sum_dn += d[i];
-#pragma omp simd reduction(+ : sum_dn_norm)
-          for (int64_t i = 0; i < C; ++i) sum_dn_norm += d[i] * norm[i];
-          const T a = sum_dn / T(C), c = sum_dn_norm / T(C), rt = pr[n];
-          for (int64_t i = 0; i < C; ++i) d[i] = rt * (d[i] - a - norm[i] * c);
+          for (int64_t r = 0; r < rows_g; ++r) {
+            const T* g = pg + (n0 + r) * C;
+            T* d = pdx + (n0 + r) * C;
+            for (int64_t i = 0; i < C; ++i) d[i] = has_w ? g[i] * pw[i] : g[i];
+            T sdn = 0;
+#pragma omp simd reduction(+ : sdn)
+            for (int64_t i = 0; i < C; ++i) sdn += d[i];
+            sum_dn[r] = sdn;
+          }
+          for (int64_t r = 0; r < rows_g; ++r) {
+            const T* d = pdx + (n0 + r) * C;
+            const T* norm = pn + (n0 + r) * C;
+            T sdnn = 0;
+#pragma omp simd reduction(+ : sdnn)
+            for (int64_t i = 0; i < C; ++i) sdnn += d[i] * norm[i];
+            sum_dn_norm[r] = sdnn;
+          }
+          for (int64_t r = 0; r < rows_g; ++r) {
+            const int64_t n = n0 + r;
+            T* d = pdx + n * C;
+            const T* norm = pn + n * C;
+            const T a = sum_dn[r] / T(C), c = sum_dn_norm[r] / T(C), rt = pr[n];
+            for (int64_t i = 0; i < C; ++i) d[i] = rt * (d[i] - a - norm[i] * c);
+          }
         }
       });
     };
