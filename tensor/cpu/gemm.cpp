@@ -241,9 +241,12 @@ void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp)
 //   acc[i][v] = Σ_k Ap[k][i] * Bp[k][v * lanes : (v + 1) * lanes].
 // Each k step loads kNV vectors of B, broadcasts MR scalars of A, and does MR * kNV FMAs
 // (GCC contracts `acc += a * b` into one FMA when the target has it).
+// skip: the tile's first rows that are not written (m + skip <= MR): a strip shifted up to
+// end at the last row of A, so that it can be read in place (see gemm_blocked), writes only
+// its last m rows, to C's rows 0..m-1.
 template <class T, bool RowsA>
 void micro_kernel(int64_t kc, const T* __restrict Ap, const T* __restrict Bp, T* C, int64_t ldc,
-                  int64_t m, int64_t n, bool accumulate, int64_t lda) {
+                  int64_t m, int64_t n, bool accumulate, int64_t lda, int64_t skip) {
   using K = Blocking<T>;
   using V = typename K::Vec;
   constexpr int MR = K::MR, NV = K::kNV, L = K::kLanes;
@@ -283,12 +286,13 @@ void micro_kernel(int64_t kc, const T* __restrict Ap, const T* __restrict Bp, T*
       }
     return;
   }
-  // Edge tile: spill the accumulators, write back only the valid m x n corner.
+  // Edge tile: spill the accumulators, write back only the valid m x n block.
   alignas(64) T tile[MR * K::NR];
   std::memcpy(tile, acc, sizeof(tile));
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j)
-      C[i * ldc + j] = accumulate ? C[i * ldc + j] + tile[i * K::NR + j] : tile[i * K::NR + j];
+  for (int64_t i = 0; i < m; ++i) {
+    const T* t = tile + (i + skip) * K::NR;
+    for (int64_t j = 0; j < n; ++j) C[i * ldc + j] = accumulate ? C[i * ldc + j] + t[j] : t[j];
+  }
 }
 
 // Rounds x up to a multiple of r.
@@ -335,10 +339,13 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
         // A direct A skips packing: the micro-kernel reads it with its own row (or column)
         // stride. Only the last, partial strip is packed, because its missing rows must read
         // as zeros. (See `direct` above for when this pays.)
+        // The partial strip is shifted up instead, when the block has MR rows: it then ends
+        // at the block's last row, reads only rows of A that exist, and writes only its own.
+        const bool shift = direct && mc >= Bk::MR;
         if (!direct) {
           if constexpr (RowsA) pack_a_rows(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
           else pack_a_kmajor(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
-        } else if (mc % Bk::MR) {
+        } else if (mc % Bk::MR && !shift) {
           const int64_t full = mc / Bk::MR * Bk::MR;
           const T* rest = A + (ic + full) * rsa + pc * csa;
           if constexpr (RowsA) pack_a_rows(mc - full, kc, rest, rsa, csa, Ap);
@@ -347,8 +354,10 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
         for (int64_t jr = 0; jr < nc; jr += Bk::NR)
           for (int64_t ir = 0; ir < mc; ir += Bk::MR) {
             const int64_t m = std::min<int64_t>(Bk::MR, mc - ir);
+            const int64_t skip = shift ? Bk::MR - m : 0;  // rows moved up from above
             // The strip's rows [i0, i1) and the tile's first column in the whole product.
-            const int64_t i0 = part.row0 + ic + ir, i1 = i0 + m, j0 = part.col0 + jc + jr;
+            const int64_t i0 = part.row0 + ic + ir - skip, i1 = i0 + m + skip;
+            const int64_t j0 = part.col0 + jc + jr;
             if (part.tri == Triangle::kLowerC && j0 >= i1) continue;  // wholly above
             // The k range this strip needs, [kb, ke) within this KC block: a triangle of
             // zeros in A shortens it for the strip as a whole (its last row for kLowerA, its
@@ -357,13 +366,13 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
             if (part.tri == Triangle::kLowerA) ke = std::clamp<int64_t>(i1 - pc, 0, kc);
             if (part.tri == Triangle::kUpperA) kb = std::clamp<int64_t>(i0 - pc, 0, kc);
             kb = std::min(kb, ke);  // an empty range still writes the tile's zeros
-            const bool packed = !direct || ir + Bk::MR > mc;
+            const bool packed = !direct || (ir + Bk::MR > mc && !shift);
             const int64_t lda = packed ? (RowsA ? kPitch<T> : Bk::MR) : a_pitch;
             const T* a = !direct ? Ap + ir / Bk::MR * a_strip
-                         : packed ? Ap : A + (ic + ir) * rsa + pc * csa;
+                         : packed ? Ap : A + (ic + ir - skip) * rsa + pc * csa;
             micro_kernel<T, RowsA>(ke - kb, a + kb * (RowsA ? 1 : lda), Bp + jr * kc + kb * Bk::NR,
                                    C + (ic + ir) * ldc + jc + jr, ldc, m,
-                                   std::min<int64_t>(Bk::NR, nc - jr), pc > 0, lda);
+                                   std::min<int64_t>(Bk::NR, nc - jr), pc > 0, lda, skip);
           }
       }
     }
