@@ -235,18 +235,20 @@ void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp)
   }
 }
 
-// C[m, n] (=, or += when accumulate) A strip [MR, kc] @ B strip [kc, NR], B packed k-major
-// (Bp[k][j]) and A in either layout above (RowsA: row-major), for the top-left m <= MR,
+// C[m, n] (=, or += when accumulate) A strip [MR, kc] @ B strip [kc, NR], B k-major
+// (Bp[k][j], packed or in place) and A in either layout above (RowsA: row-major), for the top-left m <= MR,
 // n <= NR of the tile:
 //   acc[i][v] = Σ_k Ap[k][i] * Bp[k][v * lanes : (v + 1) * lanes].
 // Each k step loads kNV vectors of B, broadcasts MR scalars of A, and does MR * kNV FMAs
 // (GCC contracts `acc += a * b` into one FMA when the target has it).
 // skip: the tile's first rows that are not written (m + skip <= MR): a strip shifted up to
 // end at the last row of A, so that it can be read in place (see gemm_blocked), writes only
-// its last m rows, to C's rows 0..m-1.
+// its last m rows, to C's rows 0..m-1. ldb: the distance between B's k steps (NR when
+// packed, B's row stride when read in place).
 template <class T, bool RowsA>
 void micro_kernel(int64_t kc, const T* __restrict Ap, const T* __restrict Bp, T* C, int64_t ldc,
-                  int64_t m, int64_t n, bool accumulate, int64_t lda, int64_t skip) {
+                  int64_t m, int64_t n, bool accumulate, int64_t lda, int64_t skip,
+                  int64_t ldb) {
   using K = Blocking<T>;
   using V = typename K::Vec;
   constexpr int MR = K::MR, NV = K::kNV, L = K::kLanes;
@@ -258,7 +260,7 @@ void micro_kernel(int64_t kc, const T* __restrict Ap, const T* __restrict Bp, T*
   const int64_t a_step = RowsA ? 1 : lda;
 
   V acc[MR][NV] = {};
-  for (int64_t k = 0; k < kc; ++k, Ap += a_step, Bp += K::NR) {
+  for (int64_t k = 0; k < kc; ++k, Ap += a_step, Bp += ldb) {
     V b[NV];
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) std::memcpy(&b[v], Bp + v * L, sizeof(V));
@@ -323,6 +325,12 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
   // map to the same few L1 sets and evict each other.
   const int64_t a_pitch = RowsA ? rsa : csa;
   const bool direct = (RowsA ? csa == 1 : rsa == 1) && (a_pitch * int64_t(sizeof(T))) % 4096 != 0;
+  // B is read in place too when its rows hold whole strips (csb == 1, N a multiple of NR)
+  // and A has few rows (attention's 64-row products: P v, Pᵀ dout, dS k, dSᵀ q): a packed
+  // strip would then serve only M / MR <= 8 micro-kernel calls, too few to repay the copy
+  // (measured 13-22 % faster on those products). Rows 4 KiB apart would alias in L1, as A's.
+  const bool direct_b = csb == 1 && N % Bk::NR == 0 && M <= 8 * Bk::MR &&
+                        (rsb * int64_t(sizeof(T))) % 4096 != 0;
   T* Ap = static_cast<T*>(
       t_pack_a.get(sizeof(T) * size_t(round_up(std::min(Bk::MC, M), Bk::MR) / Bk::MR * strip)));
   T* Bp = static_cast<T*>(
@@ -333,7 +341,7 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
     for (int64_t pc = 0; pc < K; pc += Bk::KC) {
       const int64_t kc = std::min(Bk::KC, K - pc);
       const int64_t a_strip = Bk::MR * (RowsA ? kPitch<T> : kc);
-      pack_b(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
+      if (!direct_b) pack_b(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
       for (int64_t ic = 0; ic < M; ic += Bk::MC) {
         const int64_t mc = std::min(Bk::MC, M - ic);
         // A direct A skips packing: the micro-kernel reads it with its own row (or column)
@@ -370,9 +378,11 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
             const int64_t lda = packed ? (RowsA ? kPitch<T> : Bk::MR) : a_pitch;
             const T* a = !direct ? Ap + ir / Bk::MR * a_strip
                          : packed ? Ap : A + (ic + ir - skip) * rsa + pc * csa;
-            micro_kernel<T, RowsA>(ke - kb, a + kb * (RowsA ? 1 : lda), Bp + jr * kc + kb * Bk::NR,
+            const T* b = direct_b ? B + (pc + kb) * rsb + jc + jr : Bp + jr * kc + kb * Bk::NR;
+            micro_kernel<T, RowsA>(ke - kb, a + kb * (RowsA ? 1 : lda), b,
                                    C + (ic + ir) * ldc + jc + jr, ldc, m,
-                                   std::min<int64_t>(Bk::NR, nc - jr), pc > 0, lda, skip);
+                                   std::min<int64_t>(Bk::NR, nc - jr), pc > 0, lda, skip,
+                                   direct_b ? rsb : Bk::NR);
           }
       }
     }
