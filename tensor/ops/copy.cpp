@@ -116,7 +116,15 @@ Tensor& Tensor::add_(const Tensor& other, double alpha) {
 
 Tensor& Tensor::mul_(double value) {
   check_writable("mul_", *this);
-  Tensor prod = detail::binary_kernel("mul_", BinaryOp::Mul, *this, detail::scalar_like(*this, value));
+  const Tensor c = detail::scalar_like(*this, value);
+  if (is_contiguous()) {
+    // One pass, written where it is read: each element is read once before its own write,
+    // which is safe for an elementwise kernel when every element has its own memory.
+    backend_for(device()).binary(BinaryOp::Mul, ktensor(*this), ktensor(*this),
+                                 detail::ktensor_as(c, shape()));
+    return *this;
+  }
+  Tensor prod = detail::binary_kernel("mul_", BinaryOp::Mul, *this, c);
   backend_for(device()).copy(ktensor(*this), ktensor(prod));
   return *this;
 }

@@ -40,6 +40,11 @@ TEST_CASE("add_, mul_ and fill_ write in place", "[copy]") {
   CHECK(values(a) == std::vector<double>{3, 4, 3, 4});
   a.zero_();
   CHECK(values(a) == std::vector<double>{0, 0, 0, 0});
+  // mul_ on a strided view writes through the view's strides (the contiguous case above
+  // takes the one-pass path).
+  Tensor b = tensor({{1, 2}, {3, 4}});
+  b.t().mul_(3);
+  CHECK(values(b) == std::vector<double>{3, 6, 9, 12});
 }
 
 TEST_CASE("in-place writes refuse tensors autograd tracks, unless under NoGradGuard", "[copy][grad]") {
