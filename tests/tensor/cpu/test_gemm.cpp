@@ -147,9 +147,11 @@ TEST_CASE("gemm: a causal triangle skips only work whose result is zero or unwan
   // blocks, with row ranges that end (kLowerA) or start (kUpperA) in either; the column
   // split (few rows, many columns), where the diagonal is met at a column offset; and rows
   // split over 2 threads, where it is met at a row offset.
+  // 500x300x40: wide C rows, so A is split into blocks of fewer rows (MC), each meeting the
+  // diagonal at its own row offset.
   const std::vector<Dims> shapes = {{64, 64, 32},   {64, 32, 64},  {300, 40, 300},
                                     {100, 70, 300}, {20, 600, 40}, {257, 129, 65},
-                                    {100, 64, 300}};
+                                    {100, 64, 300}, {500, 300, 40}};
   using cpu::Triangle;
   with_1_and_2_threads([&] {
     for (Dims d : shapes)
