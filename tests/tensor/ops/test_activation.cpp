@@ -56,6 +56,26 @@ TEST_CASE("gelu (erf form): forward and gradient by hand", "[ops][activation]") 
   CHECK(gelu(tensor({1.0})).item<float>() == Approx(0.8413447461f));
 }
 
+TEST_CASE("gelu (erf form): the float32 gradient is within 3e-7 of the exact one",
+          "[ops][activation]") {
+  // float32 computes erf from the exp it shares with φ (Abramowitz & Stegun 7.1.26, see
+  // tensor/cpu/elementwise.cpp); the reference is Φ(x) + x φ(x) in float64 libm.
+  std::vector<double> xs;
+  for (int i = -20000; i <= 20000; ++i) xs.push_back(i * 5e-4);  // [-10, 10]
+  Tensor x = from_vector(xs).to(kFloat32).requires_grad_();
+  sum(gelu(x)).backward();
+  const std::vector<double> dy = values(x.grad());
+  double worst = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double v = double(float(xs[i]));
+    const double exact = 0.5 * (1 + std::erf(v / std::sqrt(2.0))) +
+                         v * std::exp(-0.5 * v * v) / std::sqrt(2 * M_PI);
+    worst = std::max(worst, std::abs(dy[i] - exact));
+  }
+  INFO("largest error " << worst);
+  CHECK(worst < 3e-7);
+}
+
 TEST_CASE("gelu (tanh form): forward and gradient by hand", "[ops][activation]") {
   // at x = 1: u = √(2/π) (1 + 0.044715) = 0.7978845608 · 1.044715 = 0.8335619689,
   //   t = tanh(u) = 0.6823839812, y = (1 + t) / 2 = 0.8411919906
