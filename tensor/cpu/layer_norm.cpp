@@ -14,6 +14,19 @@ namespace attic::cpu {
 // Rows are handled in groups of this many, one step at a time for the whole group.
 constexpr int64_t kGroup = 4;
 
+// Asks for rows [r0, r1) of x and g (rows of C elements) ahead of their use: x was saved in
+// the forward and g comes from the layer above, so both are usually out of L1 and L2, and
+// the first loads of a row would otherwise wait for them.
+template <class T>
+static void prefetch_rows(const T* x, const T* g, int64_t r0, int64_t r1, int64_t C) {
+  constexpr int64_t kLine = 64 / int64_t(sizeof(T));
+  for (int64_t r = r0; r < r1; ++r)
+    for (int64_t i = 0; i < C; i += kLine) {
+      __builtin_prefetch(x + r * C + i);
+      if (g) __builtin_prefetch(g + r * C + i);
+    }
+}
+
 // Σx / C over one row of C elements, summed in double.
 template <class T>
 static double row_mean(const T* row, int64_t C) {
@@ -44,6 +57,8 @@ void CpuBackend::layer_norm(const KTensor& out, const KTensor& mean, const KTens
       for (int64_t n0 = lo; n0 < hi; n0 += kGroup) {
         const int64_t g = std::min(kGroup, hi - n0);
         double m[kGroup], s[kGroup];
+        prefetch_rows(px, static_cast<const T*>(nullptr), n0 + kGroup,
+                      std::min(n0 + 2 * kGroup, hi), C);
         for (int64_t r = 0; r < g; ++r) m[r] = row_mean(px + (n0 + r) * C, C);
         for (int64_t r = 0; r < g; ++r) {
           // Two passes (mean, then squared deviations): the one-pass Σx² - (Σx)²/C form
@@ -108,6 +123,7 @@ void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const
           const int64_t rows_g = std::min(kGroup, hi - n0);
           double m[kGroup];
           T sum_dn[kGroup], sum_dn_norm[kGroup];
+          prefetch_rows(px, pg, n0 + kGroup, std::min(n0 + 2 * kGroup, hi), C);
           for (int64_t r = 0; r < rows_g; ++r) m[r] = row_mean(px + (n0 + r) * C, C);
           for (int64_t r = 0; r < rows_g; ++r) {
             const int64_t n = n0 + r;
