@@ -237,8 +237,8 @@ void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp)
 }
 
 // C[m, n] (=, or += when accumulate) A strip [MR, kc] @ B strip [kc, NR], B k-major
-// (Bp[k][j], packed or in place) and A in either layout above (RowsA: row-major), for the top-left m <= MR,
-// n <= NR of the tile:
+// (Bp[k][j], packed or in place) and A in either layout above (RowsA: row-major), for the
+// top-left m <= MR, n <= NR of the tile:
 //   acc[i][v] = Σ_k Ap[k][i] * Bp[k][v * lanes : (v + 1) * lanes].
 // Each k step loads kNV vectors of B, broadcasts MR scalars of A, and does MR * kNV FMAs
 // (GCC contracts `acc += a * b` into one FMA when the target has it).
