@@ -143,7 +143,7 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
     const Triangle lower_a = causal ? Triangle::kLowerA : Triangle::kNone;
     const Triangle upper_a = causal ? Triangle::kUpperA : Triangle::kNone;
     parallel_for(0, int64_t(heads.size()), 1, [&](int64_t h0, int64_t h1) {
-      std::vector<T> dS(size_t(Tq * Tk));
+      Scratch<T> dS(*this, size_t(Tq * Tk));
       for (int64_t h = h0; h < h1; ++h) {
         const auto& off = heads[size_t(h)];
         const T* P = att.ptr<T>() + off[7];

@@ -26,6 +26,26 @@ size_t live_bytes();
 size_t peak_bytes();
 void reset_peak_bytes();            // peak := live
 
+// A kernel's scratch buffer of n elements of T from the caching allocator, uninitialized,
+// given back when it goes out of scope. A std::vector of the same size would zero it and,
+// past glibc's mmap threshold, map fresh pages (and fault them in) on every call.
+template <class T>
+class Scratch {
+ public:
+  Scratch(Backend& be, size_t n) : be_(be), bytes_(n * sizeof(T)) {
+    p_ = static_cast<T*>(be_.allocate(bytes_));
+  }
+  ~Scratch() { be_.deallocate(p_, bytes_); }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  T* data() const { return p_; }
+
+ private:
+  Backend& be_;
+  size_t bytes_;
+  T* p_ = nullptr;
+};
+
 class CpuBackend final : public Backend {
  public:
   Device device() const override { return Device::CPU; }

@@ -111,7 +111,7 @@ void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const
     T* pdx = dx.ptr<T>();
     T* pdw = dw.ptr<T>();
     T* pdb = db.ptr<T>();
-    std::vector<T> norms(size_t(N * C));  // norm of every row, [N, C]
+    Scratch<T> norms(*this, size_t(N * C));  // norm of every row, [N, C]
     T* pn = norms.data();
     // has_w (a compile-time bool): with the weight's load under a runtime condition, the
     // loops would not vectorize.
