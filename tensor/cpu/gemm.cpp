@@ -333,10 +333,11 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
   const int64_t a_pitch = RowsA ? rsa : csa;
   const bool direct = (RowsA ? csa == 1 : rsa == 1) && (a_pitch * int64_t(sizeof(T))) % 4096 != 0;
   // B is read in place too when its rows hold whole strips (csb == 1, N a multiple of NR)
-  // and A has few rows (attention's 64-row products: P v, Pᵀ dout, dS k, dSᵀ q): a packed
-  // strip would then serve only M / MR <= 8 micro-kernel calls, too few to repay the copy
-  // (measured 13-22 % faster on those products). Rows 4 KiB apart would alias in L1, as A's.
-  const bool direct_b = csb == 1 && N % Bk::NR == 0 && M <= 8 * Bk::MR &&
+  // and A has few rows (attention's 64-row products: P v, Pᵀ dout, dS k, dSᵀ q; the GPT's
+  // 128-row dW): a packed strip would then serve only M / MR <= 10 micro-kernel calls, too
+  // few to repay the copy (measured 13-22 % faster on attention's products, 6 % on the
+  // 128 x 128 x 768 dW). Rows 4 KiB apart would alias in L1, as A's.
+  const bool direct_b = csb == 1 && N % Bk::NR == 0 && M <= 10 * Bk::MR &&
                         (rsb * int64_t(sizeof(T))) % 4096 != 0;
   T* Ap = static_cast<T*>(
       t_pack_a.get(sizeof(T) * size_t(round_up(std::min(MC, M), Bk::MR) / Bk::MR * strip)));

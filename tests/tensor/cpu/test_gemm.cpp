@@ -125,11 +125,11 @@ TEST_CASE("gemm: transposed and padded strides cost nothing in correctness", "[c
   // 100x40x600 reads a transposed A where it lies (as the GPT's dW = dYᵀ X does) over three
   // KC blocks; 1024x20x100 with a transposed A has its columns 4 KiB apart in float, so the
   // k-major A is packed (float and double alike).
-  // 50x64x300: few rows and whole strips of columns, so a row-major (or padded) B is read
-  // where it lies too, over two KC blocks.
+  // 130x64x300: few rows (10 strips, the last one shifted) and whole strips of columns, so
+  // a row-major (or padded) B is read where it lies too, over two KC blocks.
   const std::vector<Dims> shapes = {{7, 13, 5},     {257, 129, 65}, {1, 700, 300},
                                     {768, 128, 384}, {100, 40, 600}, {1024, 20, 100},
-                                    {50, 64, 300}};
+                                    {130, 64, 300}};
   const Layout layouts[] = {Layout::RowMajor, Layout::Transposed, Layout::Padded};
   with_1_and_2_threads([&] {
     for (Dims d : shapes)
