@@ -69,6 +69,7 @@ struct Blocking {
   // L2. A long KC also spreads the C tile's load and store over more FMAs. KC = 192 and 384
   // measured the same within noise.
   static constexpr int64_t KC = 256;
+  static constexpr int64_t KC_kmajor = 192;  // for a k-major A read in place (gemm_blocked)
   // MC: the packed A block [MC, KC] stays in L2 while the jr loop sweeps it NC / NR times;
   // give it about half of L2 (1 MiB), rounded to whole strips. (gemm_blocked lowers it when
   // the C rows the block writes are wide: see there.)
@@ -313,9 +314,6 @@ template <class T, bool RowsA>
 void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
                   const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc, Part part) {
   using Bk = Blocking<T>;
-  const int64_t kc_max = std::min(Bk::KC, K);
-  // Elements per packed A strip, and the strip's k pitch.
-  const int64_t strip = Bk::MR * (RowsA ? kPitch<T> : kc_max);
   // A is read where it lies (`direct`) when its MR values per k step can be reached from one
   // pointer: a row-major A row by row (RowsA, csa == 1), a column-major A (the dYᵀ of
   // dW = dYᵀ X) column by column (k-major, rsa == 1). Unpacked A measured 5-15 % faster at
@@ -324,14 +322,22 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
   // products; about 5 % slower at 1000³, where packing pays for itself. Never when rows
   // (or columns) lie a multiple of 4 KiB apart (1024³: 12 % slower): the strip's lines then
   // map to the same few L1 sets and evict each other.
+  const int64_t a_pitch = RowsA ? rsa : csa;
+  const bool direct = (RowsA ? csa == 1 : rsa == 1) && (a_pitch * int64_t(sizeof(T))) % 4096 != 0;
+  // A k-major A read in place touches a whole line per k step (for MR values of it), twice
+  // a row-major strip's footprint in L1 beside the B strip; a shorter KC keeps both in L1
+  // (192: 5 % faster on the 512 x 128 x 768 dW, the same elsewhere; 128 loses on C's extra
+  // passes).
+  const int64_t KC = (!RowsA && direct) ? Bk::KC_kmajor : Bk::KC;
+  const int64_t kc_max = std::min(KC, K);
+  // Elements per packed A strip, and the strip's k pitch.
+  const int64_t strip = Bk::MR * (RowsA ? kPitch<T> : kc_max);
   // The A block shares L2 with the C rows it writes: it is swept once per B strip, and C's
   // rows written in between evict it. So MC rows of A and of C together are held to
   // 512 KiB (256 KiB to 1 MiB measured; 512 KiB best): 5-8 % faster at N = 384 and 512,
   // and 8 % at 1024³, than the fixed MC alone.
   const int64_t mc_fit = (512 * 1024) / (int64_t(sizeof(T)) * (kc_max + std::min(Bk::NC, N)));
   const int64_t MC = std::min(Bk::MC, std::max<int64_t>(Bk::MR, mc_fit / Bk::MR * Bk::MR));
-  const int64_t a_pitch = RowsA ? rsa : csa;
-  const bool direct = (RowsA ? csa == 1 : rsa == 1) && (a_pitch * int64_t(sizeof(T))) % 4096 != 0;
   // B is read in place too when its rows hold whole strips (csb == 1, N a multiple of NR)
   // and A has few rows (attention's 64-row products: P v, Pᵀ dout, dS k, dSᵀ q; the GPT's
   // 128-row dW): a packed strip would then serve only M / MR <= 10 micro-kernel calls, too
@@ -346,8 +352,8 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
 
   for (int64_t jc = 0; jc < N; jc += Bk::NC) {
     const int64_t nc = std::min(Bk::NC, N - jc);
-    for (int64_t pc = 0; pc < K; pc += Bk::KC) {
-      const int64_t kc = std::min(Bk::KC, K - pc);
+    for (int64_t pc = 0; pc < K; pc += KC) {
+      const int64_t kc = std::min(KC, K - pc);
       const int64_t a_strip = Bk::MR * (RowsA ? kPitch<T> : kc);
       if (!direct_b) pack_b(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
       for (int64_t ic = 0; ic < M; ic += MC) {
