@@ -100,7 +100,7 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
             T sum = 0;
 #pragma omp simd reduction(+ : sum)
             for (int64_t j = 0; j < nv[r]; ++j) {
-              const T e = vexp(row[j] - mr);
+              const T e = vexp_nonpos(row[j] - mr);  // <= 0: mr is the row's max
               row[j] = e;
               sum += e;
             }

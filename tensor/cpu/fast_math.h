@@ -46,6 +46,32 @@ inline float exp_f32(float x) {
   return x < kMin ? 0.0f : (x > kMax ? std::numeric_limits<float>::infinity() : y);
 }
 
+// e^x for x <= 0 only: the e^(x - max) of a softmax and the e^(-x²/2) of a normal density,
+// about 30 % cheaper than exp_f32. There is no overflow to guard against, and a result
+// below FLT_MIN (x < ln FLT_MIN ≈ -87.34) is flushed to 0 instead of falling through the
+// denormals, so that 2^n is one exponent field (n >= -126). Above that it is exp_f32's
+// polynomial, to the same ~1 ulp. NaN passes through; -inf gives 0.
+inline float exp_nonpos_f32(float x) {
+  constexpr float kLog2e = 1.44269504088896341f;
+  constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+  constexpr float kMin = -87.3365447f;  // ln(FLT_MIN)
+  constexpr float kRound = 12582912.0f;  // 1.5 · 2^23, as in exp_f32
+  const float xc = x < kMin ? kMin : x;
+  const float big = xc * kLog2e + kRound;
+  const float n = big - kRound;
+  const int32_t ni = std::bit_cast<int32_t>(big) - std::bit_cast<int32_t>(kRound);
+  const float r = (xc - n * kLn2Hi) - n * kLn2Lo;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float er = r * r * p + r + 1.0f;
+  const float y = er * std::bit_cast<float>((ni + 127) << 23);
+  return x < kMin ? 0.0f : y;
+}
+
 // erf(x) for float32, a few ulp: the rational minimax approximation Eigen uses,
 //   erf(x) ≈ x P(x²) / Q(x²),  P of degree 6 and Q of degree 4 in x²,
 // on [-4, 4]; beyond that erf(x) rounds to ±1 in float32, so x is clamped there.
@@ -71,6 +97,10 @@ inline float erf_f32(float x) {
 // the precision reference; gradcheck runs in it).
 template <class T> T vexp(T x) {
   if constexpr (std::is_same_v<T, float>) return exp_f32(x);
+  else return std::exp(x);
+}
+template <class T> T vexp_nonpos(T x) {  // x <= 0
+  if constexpr (std::is_same_v<T, float>) return exp_nonpos_f32(x);
   else return std::exp(x);
 }
 template <class T> T verf(T x) {

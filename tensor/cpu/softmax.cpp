@@ -31,14 +31,15 @@ void CpuBackend::softmax(const KTensor& out, const KTensor& in, bool log) {
 #pragma omp simd reduction(max : m)
       for (int64_t i = 0; i < n; ++i) m = m > xr[i * si] ? m : xr[i * si];
       if (m == -INFINITY) m = 0;  // a row of -inf (fully masked): avoid inf - inf
+      // x - m <= 0 from here on (m is the row's max), so the cheaper exp of x <= 0 applies.
       T sum = 0;
       if (log) {
 #pragma omp simd reduction(+ : sum)
-        for (int64_t i = 0; i < n; ++i) sum += vexp(xr[i * si] - m);
+        for (int64_t i = 0; i < n; ++i) sum += vexp_nonpos(xr[i * si] - m);
       } else {
 #pragma omp simd reduction(+ : sum)
         for (int64_t i = 0; i < n; ++i) {
-          const T e = vexp(xr[i * si] - m);
+          const T e = vexp_nonpos(xr[i * si] - m);
           orow[i * so] = e;
           sum += e;
         }

@@ -31,6 +31,20 @@ TEST_CASE("exp_f32 at the edges", "[cpu][fast_math]") {
   CHECK(exp_f32(-100.0f) == Approx(std::exp(-100.0f)).epsilon(0.1));
 }
 
+TEST_CASE("exp_nonpos_f32: 2 ulp of libm's exp down to ln FLT_MIN, 0 below", "[cpu][fast_math]") {
+  double worst = 0;
+  for (float x = -87.33f; x <= 0.0f; x += 0.0007f) {
+    const double want = std::exp(double(x));
+    worst = std::max(worst, std::fabs(double(exp_nonpos_f32(x)) - want) / want);
+  }
+  CHECK(worst < 2 * 1.19e-7);
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK(exp_nonpos_f32(0.0f) == 1.0f);
+  CHECK(exp_nonpos_f32(-inf) == 0.0f);  // a masked score
+  CHECK(exp_nonpos_f32(-87.5f) == 0.0f);  // flushed: below FLT_MIN
+  CHECK(std::isnan(exp_nonpos_f32(std::numeric_limits<float>::quiet_NaN())));
+}
+
 TEST_CASE("erf_f32 is within 4e-7 of erf everywhere", "[cpu][fast_math]") {
   double worst = 0;
   for (float x = -6.0f; x < 6.0f; x += 0.0003f)
