@@ -27,6 +27,19 @@ static void prefetch_rows(const T* x, const T* g, int64_t r0, int64_t r1, int64_
     }
 }
 
+// x - mean, for a mean summed in double, to T's own precision but in T's arithmetic. The
+// mean is split into hi = T(mean) and lo = T(mean - hi); x - hi is exact wherever x is
+// within a factor 2 of hi (Sterbenz's lemma), which is where it matters: rounding the mean
+// to float32 first would shift every output by up to half an ulp of the mean times rstd
+// (0.05 for x = 1e4 + N(0, 0.01²)). Computing in double instead, as this did before, cost
+// four conversions and two double operations per 16 floats.
+template <class T>
+struct Centered {
+  T hi, lo;
+  explicit Centered(double mean) : hi(T(mean)), lo(T(mean - double(T(mean)))) {}
+  T operator()(T x) const { return (x - hi) - lo; }
+};
+
 // Σx / C over one row of C elements, summed in double.
 template <class T>
 static double row_mean(const T* row, int64_t C) {
@@ -50,43 +63,53 @@ void CpuBackend::layer_norm(const KTensor& out, const KTensor& mean, const KTens
     T* po = out.ptr<T>();
     T* pm = mean.ptr<T>();
     T* pr = rstd.ptr<T>();
-    parallel_for(0, N, 64, [&](int64_t lo, int64_t hi) {
-      // Rows in groups of kGroup, each step done for the whole group before the next: a
-      // row's steps wait on each other (its mean, then its variance, then the output),
-      // and the rows of a group overlap in the CPU instead.
-      for (int64_t n0 = lo; n0 < hi; n0 += kGroup) {
-        const int64_t g = std::min(kGroup, hi - n0);
-        double m[kGroup], s[kGroup];
-        prefetch_rows(px, static_cast<const T*>(nullptr), n0 + kGroup,
-                      std::min(n0 + 2 * kGroup, hi), C);
-        for (int64_t r = 0; r < g; ++r) m[r] = row_mean(px + (n0 + r) * C, C);
-        for (int64_t r = 0; r < g; ++r) {
-          // Two passes (mean, then squared deviations): the one-pass Σx² - (Σx)²/C form
-          // cancels catastrophically when the mean is large next to the spread.
-          const T* row = px + (n0 + r) * C;
-          const double mr = m[r];
-          double v = 0;
+    // has_w, has_b (compile-time bools): with w's and b's loads under runtime conditions the
+    // output loop would not vectorize.
+    const auto rows = [&](auto has_w, auto has_b) {
+      // Captured by value: see tensor/cpu/adam.cpp.
+      parallel_for(0, N, 64, [=](int64_t lo, int64_t hi) {
+        // Rows in groups of kGroup, each step done for the whole group before the next: a
+        // row's steps wait on each other (its mean, then its variance, then the output),
+        // and the rows of a group overlap in the CPU instead.
+        for (int64_t n0 = lo; n0 < hi; n0 += kGroup) {
+          const int64_t g = std::min(kGroup, hi - n0);
+          double m[kGroup], s[kGroup];
+          prefetch_rows(px, static_cast<const T*>(nullptr), n0 + kGroup,
+                        std::min(n0 + 2 * kGroup, hi), C);
+          for (int64_t r = 0; r < g; ++r) m[r] = row_mean(px + (n0 + r) * C, C);
+          for (int64_t r = 0; r < g; ++r) {
+            // Two passes (mean, then squared deviations): the one-pass Σx² - (Σx)²/C form
+            // cancels catastrophically when the mean is large next to the spread.
+            const T* row = px + (n0 + r) * C;
+            const Centered<T> c(m[r]);
+            double v = 0;
 #pragma omp simd reduction(+ : v)
-          for (int64_t i = 0; i < C; ++i) v += (double(row[i]) - mr) * (double(row[i]) - mr);
-          s[r] = 1.0 / std::sqrt(v / double(C) + eps);
+            for (int64_t i = 0; i < C; ++i) v += double(c(row[i])) * double(c(row[i]));
+            s[r] = 1.0 / std::sqrt(v / double(C) + eps);
+          }
+          for (int64_t r = 0; r < g; ++r) {
+            const int64_t n = n0 + r;
+            const T* row = px + n * C;
+            const double mr = m[r], sr = s[r];
+            const Centered<T> c(mr);
+            const T st = T(sr);
+            T* o = po + n * C;
+            for (int64_t i = 0; i < C; ++i) {
+              T y = c(row[i]) * st;
+              if constexpr (has_w) y *= pw[i];
+              if constexpr (has_b) y += pb[i];
+              o[i] = y;
+            }
+            pm[n] = T(mr);
+            pr[n] = T(sr);
+          }
         }
-        for (int64_t r = 0; r < g; ++r) {
-          const int64_t n = n0 + r;
-          const T* row = px + n * C;
-          const double mr = m[r], sr = s[r];
-          // x - mean in double: rounding the mean to float32 first would shift every output
-          // by up to half an ulp of the mean times rstd (0.05 for x = 1e4 + N(0, 0.01²)).
-          T* o = po + n * C;
-          if (pw && pb)
-            for (int64_t i = 0; i < C; ++i) o[i] = T((row[i] - mr) * sr) * pw[i] + pb[i];
-          else
-            for (int64_t i = 0; i < C; ++i)
-              o[i] = T((row[i] - mr) * sr) * (pw ? pw[i] : T(1)) + (pb ? pb[i] : T(0));
-          pm[n] = T(mr);
-          pr[n] = T(sr);
-        }
-      }
-    });
+      });
+    };
+    if (pw && pb) rows(std::true_type{}, std::true_type{});
+    else if (pw) rows(std::true_type{}, std::false_type{});
+    else if (pb) rows(std::false_type{}, std::true_type{});
+    else rows(std::false_type{}, std::false_type{});
   });
 }
 
@@ -129,8 +152,9 @@ void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const
             const int64_t n = n0 + r;
             const T* row = px + n * C;
             T* norm = pn + n * C;
-            const double mr = m[r], rr = double(pr[n]);
-            for (int64_t i = 0; i < C; ++i) norm[i] = T((row[i] - mr) * rr);
+            const Centered<T> c(m[r]);
+            const T rt = pr[n];
+            for (int64_t i = 0; i < C; ++i) norm[i] = c(row[i]) * rt;
           }
           if (!pdx) continue;
           // dnorm goes into dx's row first; the two sums and dx then read it from there.
