@@ -12,8 +12,9 @@
 // Packing copies each operand once per block into the order the micro-kernel reads it (unit
 // stride, aligned), whatever its strides were, and pads partial strips with zeros, so the
 // micro-kernel never branches on edges; only the write-back of an edge tile does.
-// One exception: an A that already lies row by row (or column by column) is read in place,
-// its last partial strip alone packed (see `direct` in gemm_blocked).
+// The exceptions: an A that already lies row by row (or column by column) is read in place,
+// its partial last strip shifted up to end at A's last row; so is a row-major B when A has
+// only a few strips (see `direct` and `direct_b` in gemm_blocked).
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
