@@ -12,36 +12,42 @@
 
 namespace attic::cpu {
 
-// e^x for float32, about 1 ulp (Cephes' expf polynomial):
+// The core of the two exps below, for x already clamped to where 2^n is finite:
 //   e^x = 2^n · e^r,  n = round(x / ln 2),  r = x - n ln 2 ∈ [-ln2/2, ln2/2]
-//   e^r ≈ 1 + r + r² P(r), P of degree 5.
-// ln 2 is split into a high part with few mantissa bits and a low remainder (Cody-Waite),
-// so that n · ln2_hi is exact and r keeps its low bits.
-// 2^n is built from exponent bits as two factors 2^(n/2) 2^(n - n/2): each factor stays a
-// normal float down to n = -149, so results fall into denormals gradually, as libm's do.
-inline float exp_f32(float x) {
+//   e^r ≈ 1 + r + r² P(r), P of degree 5 (Cephes' expf polynomial).
+// Returns e^r, and n in `n`. ln 2 is split into a high part with few mantissa bits and a
+// low remainder (Cody-Waite), so that n · ln2_hi is exact and r keeps its low bits.
+// Forced inline: the kernels' loops that call the exps must see straight-line arithmetic.
+[[gnu::always_inline]] inline float exp_reduced(float x, int32_t& n) {
   constexpr float kLog2e = 1.44269504088896341f;
   constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
-  constexpr float kMax = 88.7228394f;   // ln(FLT_MAX)
-  constexpr float kMin = -103.972084f;  // ln(smallest denormal)
   // round(x / ln 2) by the 1.5 · 2^23 trick: adding it pushes the fraction bits out of the
   // float, and the low bits of the sum are then n itself.
   constexpr float kRound = 12582912.0f;
-  const float xc = x < kMin ? kMin : (x > kMax ? kMax : x);  // NaN passes through
-  const float big = xc * kLog2e + kRound;
-  const float n = big - kRound;
-  const int32_t ni = std::bit_cast<int32_t>(big) - std::bit_cast<int32_t>(kRound);
-  const float r = (xc - n * kLn2Hi) - n * kLn2Lo;
+  const float big = x * kLog2e + kRound;
+  const float nf = big - kRound;
+  n = std::bit_cast<int32_t>(big) - std::bit_cast<int32_t>(kRound);
+  const float r = (x - nf * kLn2Hi) - nf * kLn2Lo;
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
-  const float er = r * r * p + r + 1.0f;
-  const int32_t h = ni >> 1;
+  return r * r * p + r + 1.0f;
+}
+
+// e^x for float32, about 1 ulp. 2^n is built from exponent bits as two factors
+// 2^(n/2) 2^(n - n/2): each factor stays a normal float down to n = -149, so results fall
+// into denormals gradually, as libm's do.
+inline float exp_f32(float x) {
+  constexpr float kMax = 88.7228394f;   // ln(FLT_MAX)
+  constexpr float kMin = -103.972084f;  // ln(smallest denormal)
+  int32_t n;
+  const float er = exp_reduced(x < kMin ? kMin : (x > kMax ? kMax : x), n);  // NaN passes
+  const int32_t h = n >> 1;
   const float s1 = std::bit_cast<float>((h + 127) << 23);
-  const float s2 = std::bit_cast<float>((ni - h + 127) << 23);
+  const float s2 = std::bit_cast<float>((n - h + 127) << 23);
   const float y = er * s1 * s2;
   return x < kMin ? 0.0f : (x > kMax ? std::numeric_limits<float>::infinity() : y);
 }
@@ -49,26 +55,13 @@ inline float exp_f32(float x) {
 // e^x for x <= 0 only: the e^(x - max) of a softmax and the e^(-x²/2) of a normal density,
 // about 30 % cheaper than exp_f32. There is no overflow to guard against, and a result
 // below FLT_MIN (x < ln FLT_MIN ≈ -87.34) is flushed to 0 instead of falling through the
-// denormals, so that 2^n is one exponent field (n >= -126). Above that it is exp_f32's
-// polynomial, to the same ~1 ulp. NaN passes through; -inf gives 0.
+// denormals, so that 2^n is one exponent field (n >= -126). Above that it is exp_f32, to
+// the same ~1 ulp. NaN passes through; -inf gives 0.
 inline float exp_nonpos_f32(float x) {
-  constexpr float kLog2e = 1.44269504088896341f;
-  constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
   constexpr float kMin = -87.3365447f;  // ln(FLT_MIN)
-  constexpr float kRound = 12582912.0f;  // 1.5 · 2^23, as in exp_f32
-  const float xc = x < kMin ? kMin : x;
-  const float big = xc * kLog2e + kRound;
-  const float n = big - kRound;
-  const int32_t ni = std::bit_cast<int32_t>(big) - std::bit_cast<int32_t>(kRound);
-  const float r = (xc - n * kLn2Hi) - n * kLn2Lo;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const float er = r * r * p + r + 1.0f;
-  const float y = er * std::bit_cast<float>((ni + 127) << 23);
+  int32_t n;
+  const float er = exp_reduced(x < kMin ? kMin : x, n);
+  const float y = er * std::bit_cast<float>((n + 127) << 23);
   return x < kMin ? 0.0f : y;
 }
 
