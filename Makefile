@@ -4,7 +4,7 @@
 #   make test-sanitize   the same in build-asan/ with AddressSanitizer + UBSan (CPU only:
 #                        ASan and the CUDA runtime do not mix)
 #   make debug           -O0 -g build with assertions in build-debug/ (for gdb)
-#   make bench-peer      attic's training step against PyTorch's, 1 and 2 threads
+#   make bench-peer      attic's training step and GEMMs against PyTorch 2's, 1 and 2 threads
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
@@ -40,10 +40,11 @@ debug: deps
 	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build-debug -j$(JOBS)
 
-# PyTorch (Debian's python3-torch, with OpenBLAS) is installed only for this comparison.
+# The peer, PyTorch 2 from PyPI (MKL, oneDNN), is installed into build/peer-venv for this
+# comparison only (scripts/install-peer.sh); the system Python is never touched.
 bench-peer: configure
-	@scripts/install-deps.sh python3-torch libopenblas0-pthread
 	@cmake --build build -j$(JOBS) --target attic_cli
+	@scripts/install-peer.sh >/dev/null
 	bench/peer/compare.sh
 
 clean:

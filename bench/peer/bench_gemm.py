@@ -1,7 +1,7 @@
-"""PyTorch's (OpenBLAS's) side of `attic bench gemm`: the same products, float32, the same
+"""PyTorch's (MKL's) side of `attic bench gemm`: the same products, float32, the same
 operand layouts (a transposed operand is a transposed view, as in the training step), best
 of 5 runs. One JSON line per shape and thread count:
-    /usr/bin/python3 bench/peer/bench_gemm.py --threads=1
+    build/peer-venv/bin/python bench/peer/bench_gemm.py --threads=1
 """
 import argparse
 import json

@@ -1,7 +1,12 @@
 """PyTorch's side of `attic bench train`: the same GPT (bench/peer/gpt.py), batch and step
-(forward, backward, clip_grad_norm_, AdamW with nanoGPT's groups) on Shakespeare batches.
+(forward, backward, clip_grad_norm_, AdamW with nanoGPT's groups) on Shakespeare batches, as
+one of three peers:
+  eager       nanoGPT as its README's CPU recipe runs it (--device=cpu --compile=False):
+              F.scaled_dot_product_attention, and AdamW unfused (nanoGPT fuses it on CUDA only)
+  sdpa-fused  the same with AdamW(fused=True)
+  compile     the same as sdpa-fused, with the model under torch.compile (inductor)
 Prints one JSON line with the median ms per step, like `attic bench train --json=true`:
-    /usr/bin/python3 bench/peer/bench_step.py --preset=cpu --threads=2 --iters=100
+    build/peer-venv/bin/python bench/peer/bench_step.py --peer=compile --threads=2
 """
 import argparse
 import json
@@ -19,13 +24,17 @@ PRESETS = {
     "cpu": (12, dict(block_size=64, n_layer=4, n_head=4, n_embd=128, dropout=0.0)),
     "gpu-size": (64, dict(block_size=256, n_layer=6, n_head=6, n_embd=384, dropout=0.2)),
 }
+PEERS = ("eager", "sdpa-fused", "compile")
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--preset", default="cpu", choices=sorted(PRESETS))
+    ap.add_argument("--peer", default="eager", choices=PEERS)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--iters", type=int, default=100)
+    # torch.compile compiles the forward and the backward in the first step, and may
+    # recompile once more in the second; the warm-up keeps both out of the timing.
     ap.add_argument("--warmup", type=int, default=5)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
@@ -36,10 +45,12 @@ def main():
     chars = sorted(set(text))
     stoi = {c: i for i, c in enumerate(chars)}
     data = torch.from_numpy(np.array([stoi[c] for c in text[: int(len(text) * 0.9)]], dtype=np.int64))
-    cfg = dict(model_cfg, vocab_size=len(chars), bias=False)
+    cfg = dict(model_cfg, vocab_size=len(chars), bias=False, sdpa=True)
     T = cfg["block_size"]
     model = GPT(cfg)
-    opt = torch.optim.AdamW(model.param_groups(0.1), lr=1e-3, betas=(0.9, 0.99))
+    opt = torch.optim.AdamW(model.param_groups(0.1), lr=1e-3, betas=(0.9, 0.99),
+                            fused=a.peer != "eager")
+    step_model = torch.compile(model) if a.peer == "compile" else model
     times, cpu = [], []  # wall ms, and this process's CPU ms (all threads) per step
     for it in range(a.warmup + a.iters):
         c0 = time.process_time()
@@ -47,7 +58,7 @@ def main():
         ix = torch.randint(len(data) - T, (B,))
         x = torch.stack([data[i:i + T] for i in ix])
         y = torch.stack([data[i + 1:i + 1 + T] for i in ix])
-        _, loss = model(x, y)
+        _, loss = step_model(x, y)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
@@ -57,8 +68,9 @@ def main():
             cpu.append((time.process_time() - c0) * 1000)
     times.sort()
     cpu.sort()
-    print(json.dumps({"bench": "train", "framework": "pytorch " + torch.__version__, "preset": a.preset,
-                      "threads": a.threads, "iters": a.iters, "ms_per_iter": round(times[len(times) // 2], 2),
+    print(json.dumps({"bench": "train", "framework": "pytorch " + torch.__version__, "peer": a.peer,
+                      "preset": a.preset, "threads": a.threads, "iters": a.iters,
+                      "ms_per_iter": round(times[len(times) // 2], 2),
                       "cpu_ms_per_iter": round(cpu[len(cpu) // 2], 2)}))
 
 

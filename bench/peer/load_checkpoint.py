@@ -1,6 +1,6 @@
 """Loads an attic checkpoint (out_dir/ckpt.safetensors) into the PyTorch GPT of
 bench/peer/gpt.py with strict=True, and prints its loss on random train/val batches:
-    /usr/bin/python3 bench/peer/load_checkpoint.py out-shakespeare-char-cpu --batches=100
+    build/peer-venv/bin/python bench/peer/load_checkpoint.py out-shakespeare-char-cpu --batches=100
 The numbers should agree with `attic eval --out_dir=... --eval_iters=100` up to batch noise.
 """
 import argparse

@@ -3,8 +3,9 @@ what PyTorch computes from them (logits, loss, every gradient, and the losses of
 AdamW steps with nanoGPT's groups and clipping), in the spirit of llm.c's debug state.
 
 attic's test (tests/models/test_gpt_vs_pytorch.cpp) loads the file and checks that attic
-computes the same numbers. Run once with Debian's python3-torch; the test never needs Python:
-    /usr/bin/python3 bench/peer/make_gpt_fixture.py
+computes the same numbers. Run once with the peer PyTorch (scripts/install-peer.sh puts it in
+build/peer-venv); the test never needs Python:
+    build/peer-venv/bin/python bench/peer/make_gpt_fixture.py
 """
 import os
 import sys

@@ -2,8 +2,8 @@
 (bench/peer/gpt.py), data split, batches, AdamW groups, warmup + cosine schedule and
 clipping as `attic train`. Prints nanoGPT-style lines and ms/iter, to compare attic with
 PyTorch on the same machine:
-    /usr/bin/python3 bench/peer/train_peer.py --threads=2 --max_iters=2000 --seed=1337
-    /usr/bin/python3 bench/peer/train_peer.py --threads=1 --max_iters=100 --eval_interval=1000
+    build/peer-venv/bin/python bench/peer/train_peer.py --threads=2 --max_iters=2000 --seed=1337
+    build/peer-venv/bin/python bench/peer/train_peer.py --threads=1 --max_iters=100 --eval_interval=1000
 """
 import argparse
 import math

@@ -1,6 +1,6 @@
 // attic's GPT against PyTorch: tests/models/fixtures/gpt_tiny.safetensors holds a tiny GPT's
 // weights, one batch, and what PyTorch computed from them (bench/peer/make_gpt_fixture.py,
-// run once with torch 1.13). attic must compute the same logits, loss, gradients and AdamW
+// run once with torch 2.15). attic must compute the same logits, loss, gradients and AdamW
 // trajectory — the strongest check that every op, backward and the optimizer agree.
 #include <cmath>
 

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The speed peer for `make bench-peer`: PyTorch 2 from PyPI (with MKL and oneDNN) and numpy,
+# in a virtual environment of attic's own, build/peer-venv/. The system Python and its
+# packages are never touched. Installs only what is missing; prints the venv's python.
+#   scripts/install-peer.sh            PEER_VENV=/elsewhere scripts/install-peer.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+venv=${PEER_VENV:-build/peer-venv}
+py=$venv/bin/python
+
+if ! command -v python3 >/dev/null 2>&1; then
+  scripts/install-deps.sh python3 python3-venv >&2 || exit 1
+fi
+if [ ! -x "$py" ]; then
+  echo "attic: creating the PyTorch peer's virtual environment in $venv" >&2
+  if ! python3 -m venv "$venv" >/tmp/attic-venv.log 2>&1; then
+    # Debian's python3 keeps venv (ensurepip) in a package of its own.
+    scripts/install-deps.sh python3-venv >&2 &&
+      python3 -m venv "$venv" >/tmp/attic-venv.log 2>&1 ||
+      { echo "attic: could not create $venv (log: /tmp/attic-venv.log)" >&2; exit 1; }
+  fi
+fi
+if ! "$py" -c 'import torch, numpy' >/dev/null 2>&1; then
+  echo "attic: installing torch and numpy from PyPI into $venv (a few GB; once)" >&2
+  if ! "$py" -m pip install -q torch numpy >/tmp/attic-pip.log 2>&1; then
+    echo "attic: pip could not install torch and numpy into $venv (log: /tmp/attic-pip.log)" >&2
+    exit 1
+  fi
+fi
+echo "$py"
