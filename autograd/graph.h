@@ -2,8 +2,8 @@
 //
 //   autograd::print_graph(loss);                 // an indented tree on stdout
 //   std::string dot = autograd::to_dot(loss);    // Graphviz DOT text
-//   autograd::write_graph_svg(loss, "graph.svg");// Graphviz's layout if `dot` is on PATH,
-//                                                // else attic's own layered layout
+//
+// viz/graph_svg.h draws the same listing as a picture (viz::write_graph_svg).
 //
 // Nodes print as their name and output shape ("MatmulBackward [4, 2]"); leaves as "leaf"
 // and their shape, or by name when `names` lists them (model.named_parameters()).
@@ -20,7 +20,7 @@ namespace attic::autograd {
 
 using LeafNames = std::vector<std::pair<std::string, Tensor>>;
 
-// The graph below root as plain data: what print_graph, to_dot and the SVG layout draw.
+// The graph below root as plain data: what print_graph, to_dot and viz::to_svg draw.
 struct GraphItem {
   std::string label;     // "MatmulBackward" or "leaf" or a leaf's name
   Shape shape;           // the node's output shape, or the leaf's shape
@@ -42,10 +42,5 @@ void print_graph(const Tensor& root, std::ostream& os, const LeafNames& names = 
 
 // DOT: one box per node, an ellipse per leaf, edges in the direction data flows.
 std::string to_dot(const Tensor& root, const LeafNames& names = {});
-// An SVG drawn by attic itself: columns by distance from the leaves, no Graphviz needed.
-std::string to_svg(const Tensor& root, const LeafNames& names = {});
-// Writes path: through Graphviz (`dot -Tsvg`) when it is installed, else to_svg. Returns
-// true when Graphviz drew it. Throws attic::Error when the file cannot be written.
-bool write_graph_svg(const Tensor& root, const std::string& path, const LeafNames& names = {});
 
 }  // namespace attic::autograd

@@ -30,7 +30,7 @@
 #include "models/gpt.h"
 #include "optim/optim.h"
 #include "tensor/cpu/gemm.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/cpu/thread_pool.h"  // cpu::parallel_for: the naive GEMM is timed on the pool too
 
 namespace attic::cli {
 

@@ -10,7 +10,7 @@
 #include "nn/attention/linear_attention.h"
 #include "nn/attention/multi_head_attention.h"
 #include "tensor/cpu/cpu_backend.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/threads.h"
 
 namespace attic::cli {
 

@@ -8,7 +8,7 @@
 #include "cli/device.h"
 #include "cli/restore.h"
 #include "data/text_dataset.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/threads.h"
 
 namespace attic::cli {
 

@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "cli/device.h"
 #include "cli/restore.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/threads.h"
 
 namespace attic::cli {
 

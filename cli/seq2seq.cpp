@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "models/transformer/copy_task.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/threads.h"
 
 namespace attic::cli {
 

@@ -20,7 +20,7 @@
 #include "cli/train_config.h"
 #include "data/text_dataset.h"
 #include "optim/optim.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/threads.h"
 #include "util/atomic_file.h"
 #include "viz/line_plot.h"
 

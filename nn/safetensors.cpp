@@ -8,7 +8,7 @@
 #include <system_error>
 #include <vector>
 
-#include "nn/json.h"
+#include "util/json.h"
 
 namespace attic::nn {
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tensor/adam_step.h"
 #include "tensor/dtype.h"
 
 namespace attic {
@@ -42,13 +43,6 @@ enum class BinaryOp {
 };
 
 enum class ReduceOp { Sum, Max, Min };
-
-// The scalars of one Adam / AdamW step (optim/adam.cpp has the update written out).
-struct AdamStep {
-  double lr = 0, beta1 = 0, beta2 = 0, eps = 0, weight_decay = 0;
-  double bias_correction1 = 1, bias_correction2 = 1;  // 1 - beta^t
-  bool decoupled = true;                              // AdamW (true) or Adam's L2 (false)
-};
 
 class Backend {
  public:

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "autograd/grad_mode.h"
-#include "tensor/backend.h"
+#include "tensor/adam_step.h"
 #include "tensor/random.h"
 #include "tensor/tensor.h"
 

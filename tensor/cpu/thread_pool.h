@@ -1,22 +1,11 @@
 // The CPU thread pool: a few std::threads that share the work of one parallel_for at a time.
-//
-// The number of threads counts the calling thread: with n threads, n - 1 pool workers wait
-// for work and the caller runs chunks too. The default is $ATTIC_NUM_THREADS if set,
-// otherwise std::thread::hardware_concurrency().
+// Its size is set through tensor/threads.h (num_threads, set_num_threads).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 
-namespace attic {
-
-// How many threads CPU kernels use (>= 1).
-int num_threads();
-
-// Use n threads (n >= 1) from now on. Call it between kernels, not from inside parallel_for.
-void set_num_threads(int n);
-
-}  // namespace attic
+#include "tensor/threads.h"
 
 namespace attic::cpu {
 

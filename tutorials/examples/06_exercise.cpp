@@ -12,7 +12,7 @@
 
 #include "data/data.h"
 #include "models/gpt.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/threads.h"
 
 using namespace attic;
 

@@ -10,7 +10,7 @@
 
 #include "autograd/node.h"
 #include "tensor/cpu/cpu_backend.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/threads.h"
 #include "tensor/ops.h"
 
 using namespace attic;

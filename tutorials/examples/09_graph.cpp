@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "autograd/graph.h"
+#include "viz/graph_svg.h"
 #include "tensor/ops.h"
 
 using namespace attic;
@@ -22,7 +22,7 @@ int main() {
   // Graphviz's layout when `dot` is installed, attic's own otherwise.
   const std::string path =
       (std::filesystem::temp_directory_path() / "attic_chapter9_graph.svg").string();
-  autograd::write_graph_svg(loss, path, {{"W", W}, {"b", b}});
+  viz::write_graph_svg(loss, path, {{"W", W}, {"b", b}});
   std::cout << "\nwrote attic_chapter9_graph.svg in the temporary folder\n";
   return 0;
 }

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "nn/blocks/blocks.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/threads.h"
 
 using namespace attic;
 

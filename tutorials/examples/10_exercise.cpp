@@ -8,7 +8,7 @@
 
 #include "nn/attention/linear_attention.h"
 #include "nn/attention/scaled_dot_product.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/threads.h"
 
 using namespace attic;
 

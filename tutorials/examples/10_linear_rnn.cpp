@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "nn/attention/linear_attention.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/threads.h"
 
 using namespace attic;
 

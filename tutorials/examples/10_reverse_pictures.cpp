@@ -5,7 +5,7 @@
 
 #include "models/transformer/copy_task.h"
 #include "nn/attention/multi_head_attention.h"
-#include "tensor/cpu/thread_pool.h"
+#include "tensor/threads.h"
 #include "viz/heatmap.h"
 
 using namespace attic;

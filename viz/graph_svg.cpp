@@ -11,11 +11,16 @@
 #include <fstream>
 #include <sstream>
 
-#include "autograd/graph.h"
+#include "viz/graph_svg.h"
 #include "util/atomic_file.h"
 #include "viz/svg.h"
 
-namespace attic::autograd {
+namespace attic::viz {
+
+using autograd::GraphListing;
+using autograd::LeafNames;
+using autograd::list_graph;
+using autograd::to_dot;
 
 std::string to_svg(const Tensor& root, const LeafNames& names) {
   const GraphListing g = list_graph(root, names);
@@ -111,4 +116,4 @@ bool write_graph_svg(const Tensor& root, const std::string& path, const LeafName
   return false;
 }
 
-}  // namespace attic::autograd
+}  // namespace attic::viz

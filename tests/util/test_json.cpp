@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "helpers.h"
-#include "nn/json.h"
+#include "util/json.h"
 
 using namespace attic;
 using attic::testing::error_message;
