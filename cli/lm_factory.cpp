@@ -17,6 +17,10 @@ class GptLM final : public TrainableLM {
     return model.generate(idx, n, temperature, top_k, gen);
   }
   int64_t reported_params() const override { return model.num_params_non_embedding(); }
+  optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
+                                    std::pair<double, double> betas) override {
+    return model.configure_optimizers(weight_decay, learning_rate, betas);
+  }
   models::GPT model;
 };
 
@@ -33,6 +37,10 @@ class PooledLMAdapter final : public TrainableLM {
     return model.generate(idx, n, temperature, top_k, gen);
   }
   int64_t reported_params() const override { return model.num_parameters(); }
+  optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
+                                    std::pair<double, double> betas) override {
+    return model.configure_optimizers(weight_decay, learning_rate, betas);
+  }
   models::PooledLM model;
 };
 

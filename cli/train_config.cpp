@@ -15,14 +15,14 @@ void TrainConfig::bind(Options& o) {
   o.bind("dataset", dataset, "text file to train on (default: the shipped Shakespeare)");
   o.bind("gradient_accumulation_steps", gradient_accumulation_steps, "micro-batches per step");
   o.bind("batch_size", batch_size, "B");
-  o.bind("block_size", block_size, "T, the context length");
-  o.bind("model", model, "gpt or pooled_lm (block_size is then the window L)");
-  o.bind("attention", attention, "pooled_lm: softmax, linear_elu or linear_exp");
-  o.bind("n_layer", n_layer);
-  o.bind("n_head", n_head);
-  o.bind("n_embd", n_embd, "C");
+  o.bind("block_size", block_size, "T, the context length", KeyKind::Model);
+  o.bind("model", model, "gpt or pooled_lm (block_size is then the window L)", KeyKind::Model);
+  o.bind("attention", attention, "pooled_lm: softmax, linear_elu or linear_exp", KeyKind::Model);
+  o.bind("n_layer", n_layer, "", KeyKind::Model);
+  o.bind("n_head", n_head, "", KeyKind::Model);
+  o.bind("n_embd", n_embd, "C", KeyKind::Model);
   o.bind("dropout", dropout);
-  o.bind("bias", bias, "biases in Linear and LayerNorm");
+  o.bind("bias", bias, "biases in Linear and LayerNorm", KeyKind::Model);
   o.bind("learning_rate", learning_rate, "peak learning rate");
   o.bind("max_iters", max_iters, "last iteration (the loop runs 0..max_iters)");
   o.bind("weight_decay", weight_decay, "AdamW decay of the matrices");
@@ -59,6 +59,24 @@ void TrainConfig::validate() const {
               "need 0 <= warmup_iters < lr_decay_iters, got ", warmup_iters, " and ", lr_decay_iters);
   ATTIC_CHECK(threads >= 0, "threads must be >= 0, got ", threads);
   ATTIC_CHECK(grad_clip >= 0, "grad_clip must be >= 0, got ", grad_clip);
+}
+
+TrainConfig TrainConfig::from_checkpoint(const CheckpointInfo& info, const std::string& out_dir,
+                                         const Options& given) {
+  TrainConfig c;
+  Options o;
+  c.bind(o);
+  o.load_text(info.config, "the config in " + model_path(out_dir), nullptr);
+  for (const auto& [key, text] : given.assigned()) {
+    if (o.kind(key) == KeyKind::Setting) {
+      o.set(key, text);
+      continue;
+    }
+    ATTIC_CHECK(given.value(key) == o.value(key), key, " = ", given.value(key), " was given, but the ",
+                "checkpoint in ", out_dir, " was trained with ", key, " = ", o.value(key));
+  }
+  c.out_dir = out_dir;
+  return c;
 }
 
 models::GPTConfig TrainConfig::model_config(int64_t vocab_size) const {
