@@ -157,7 +157,7 @@ TEST_CASE("a resume given another model shape is one line naming the key", "[cli
                               "trained with n_layer = 1$").size() == 1);
 }
 
-TEST_CASE("a bool key may be given bare, as --flag; any other key needs a value", "[cli][errors]") {
+TEST_CASE("a bool key may be given bare, as --flag, any other key needs a value", "[cli][errors]") {
   Run r = attic_run("bench train --preset=cpu --iters=1 --warmup=0 --threads=1 --json");
   INFO(r.out);
   CHECK(r.code == 0);

@@ -85,7 +85,7 @@ TEST_CASE("config text: comments, quotes, errors with source and line", "[cli][o
         "x.cfg:1: config key 'lr' expects a number, got 'fast'");
 }
 
-TEST_CASE("assigned() lists what was set, in order; only() keeps some keys on the same variables",
+TEST_CASE("assigned() lists what was set, in order, and only() keeps some keys on the same variables",
           "[cli][options]") {
   Settings s;
   std::ostringstream echo;
