@@ -29,7 +29,7 @@ int eval(const std::vector<std::string>& args) {
   const TrainConfig& cfg = r.config;
   const Device device = device_from_flag(cfg.device);
   if (cfg.threads > 0) set_num_threads(int(cfg.threads));
-  const std::string dataset = cfg.dataset.empty() ? default_dataset_path() : cfg.dataset;
+  const std::string dataset = cfg.dataset_path();
   const TextDataset data = TextDataset::from_file(dataset);
   ATTIC_CHECK(data.tokenizer().vocabulary() == r.tokenizer->vocabulary(), "eval: ", dataset,
               " has a different vocabulary than the checkpoint in ", cfg.out_dir);

@@ -41,8 +41,9 @@ struct State {
   double ms_avg = 0;  // milliseconds per iteration, a moving average for the live line
 };
 
+// The text to train on, with its size, vocabulary and split printed.
 TextDataset load_dataset(const TrainConfig& cfg) {
-  const std::string path = cfg.dataset.empty() ? default_dataset_path() : cfg.dataset;
+  const std::string path = cfg.dataset_path();
   TextDataset data = TextDataset::from_file(path);
   std::cout << "dataset " << path << ": " << data.tokens().numel() << " characters, vocab "
             << data.vocab_size() << ", train " << data.size(Split::Train) << ", val "
@@ -57,7 +58,7 @@ void resume(const TrainConfig& cfg, const CheckpointInfo& ckpt, const TextDatase
             nn::Module& model, optim::Optimizer& opt, State& s) {
   ATTIC_CHECK(ckpt.vocabulary == data.tokenizer().vocabulary(), "resume: the checkpoint in ",
               cfg.out_dir, " was trained on a different vocabulary than ",
-              cfg.dataset.empty() ? default_dataset_path() : cfg.dataset);
+              cfg.dataset_path());
   load_model(cfg.out_dir, model);
   load_optimizer(cfg.out_dir, opt, ckpt.iter_num);
   default_generator().set_state(ckpt.rng);

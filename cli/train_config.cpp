@@ -1,5 +1,6 @@
 #include "cli/train_config.h"
 
+#include "data/text_dataset.h"
 #include "tensor/error.h"
 
 namespace attic::cli {
@@ -90,6 +91,10 @@ models::GPTConfig TrainConfig::model_config(int64_t vocab_size) const {
   c.bias = bias;
   c.validate();
   return c;
+}
+
+std::string TrainConfig::dataset_path() const {
+  return dataset.empty() ? default_dataset_path() : dataset;
 }
 
 }  // namespace attic::cli

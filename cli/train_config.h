@@ -62,6 +62,8 @@ struct TrainConfig {
   // Range checks that no single key can express; throws attic::Error.
   void validate() const;
   models::GPTConfig model_config(int64_t vocab_size) const;
+  // The text file to read: dataset, or the shipped Shakespeare when it is empty.
+  std::string dataset_path() const;
 };
 
 }  // namespace attic::cli
