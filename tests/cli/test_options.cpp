@@ -1,14 +1,13 @@
 // cli/options.h: flags, config text, and the dump that checkpoints store.
-#include <functional>
 #include <sstream>
 
-#include <catch2/catch.hpp>
-
+#include "helpers.h"
 #include "cli/options.h"
-#include "tensor/error.h"
 
 using attic::cli::KeyKind;
 using attic::cli::Options;
+
+using attic::testing::error_message;
 
 namespace {
 
@@ -26,15 +25,6 @@ struct Settings {
   }
 };
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const attic::Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 }  // namespace
 
 TEST_CASE("a bare --flag is --flag=true for a bool key, and an error naming any other key", "[cli][options]") {
@@ -45,15 +35,15 @@ TEST_CASE("a bare --flag is --flag=true for a bool key, and an error naming any 
   CHECK(echo.str() == "Overriding: json = true\n");
   s.opts.apply_flag("--json=false", echo);
   CHECK_FALSE(s.json);
-  CHECK(error_of([&] { s.opts.apply_flag("--iters", echo); }) ==
+  CHECK(error_message([&] { s.opts.apply_flag("--iters", echo); }) ==
         "config key 'iters' needs a value: --iters=N (only a bool key may be given bare)");
-  CHECK(error_of([&] { s.opts.apply_flag("--lr", echo); }) ==
+  CHECK(error_message([&] { s.opts.apply_flag("--lr", echo); }) ==
         "config key 'lr' needs a value: --lr=X (only a bool key may be given bare)");
-  CHECK(error_of([&] { s.opts.apply_flag("--path", echo); }) ==
+  CHECK(error_message([&] { s.opts.apply_flag("--path", echo); }) ==
         "config key 'path' needs a value: --path=TEXT (only a bool key may be given bare)");
-  CHECK(error_of([&] { s.opts.apply_flag("--nope", echo); }) ==
+  CHECK(error_message([&] { s.opts.apply_flag("--nope", echo); }) ==
         "unknown config key 'nope' (--help lists the keys)");
-  CHECK(error_of([&] { s.opts.apply_flag("json", echo); }) == "expected --key=value, got 'json'");
+  CHECK(error_message([&] { s.opts.apply_flag("json", echo); }) == "expected --key=value, got 'json'");
   CHECK(s.iters == 100);
 }
 
@@ -79,9 +69,9 @@ TEST_CASE("config text: comments, quotes, errors with source and line", "[cli][o
                    "x.cfg", nullptr);
   CHECK(s.iters == 5);
   CHECK(s.path == "a#b");
-  CHECK(error_of([&] { s.opts.load_text("iters = 1\nlr\n", "x.cfg", nullptr); }) ==
+  CHECK(error_message([&] { s.opts.load_text("iters = 1\nlr\n", "x.cfg", nullptr); }) ==
         "x.cfg:2: expected 'key = value', got 'lr'");
-  CHECK(error_of([&] { s.opts.load_text("lr = fast\n", "x.cfg", nullptr); }) ==
+  CHECK(error_message([&] { s.opts.load_text("lr = fast\n", "x.cfg", nullptr); }) ==
         "x.cfg:1: config key 'lr' expects a number, got 'fast'");
 }
 
@@ -101,8 +91,8 @@ TEST_CASE("assigned() lists what was set, in order, and only() keeps some keys o
   CHECK(some.keys() == std::vector<std::string>{"lr", "path"});
   some.apply_flag("--lr=0.5", echo);
   CHECK(s.lr == 0.5);
-  CHECK(error_of([&] { some.apply_flag("--iters=1", echo); }) ==
+  CHECK(error_message([&] { some.apply_flag("--iters=1", echo); }) ==
         "unknown config key 'iters' (--help lists the keys)");
-  CHECK(error_of([&] { (void)s.opts.only({"nope"}); }) ==
+  CHECK(error_message([&] { (void)s.opts.only({"nope"}); }) ==
         "unknown config key 'nope' (--help lists the keys)");
 }

@@ -1,14 +1,13 @@
 // TrainConfig::from_checkpoint: what `attic train --init_from=resume`, `attic eval` and
 // `attic sample` read back from a checkpoint.
-#include <functional>
 #include <sstream>
 
-#include <catch2/catch.hpp>
-
+#include "helpers.h"
 #include "cli/train_config.h"
-#include "tensor/error.h"
 
 using namespace attic::cli;
+
+using attic::testing::error_message;
 
 namespace {
 
@@ -19,15 +18,6 @@ std::string changed(const Options& o, const std::string& key) {
   if (type == "int") return std::to_string(std::stoll(v) + 1);
   if (type == "float") return std::to_string(std::stod(v) + 1.0);
   return v + "_x";
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const attic::Error& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 }  // namespace
@@ -78,10 +68,10 @@ TEST_CASE("from_checkpoint: a given setting overrides, a given model key must ag
   CHECK(c.out_dir == "here");  // where the checkpoint is now, not where it was written
 
   given.apply_flag("--n_layer=4", echo);
-  CHECK(error_of([&] { (void)TrainConfig::from_checkpoint(info, "here", given); }) ==
+  CHECK(error_message([&] { (void)TrainConfig::from_checkpoint(info, "here", given); }) ==
         "n_layer = 4 was given, but the checkpoint in here was trained with n_layer = 3");
 
   info.config += "no_such_key = 1\n";
-  CHECK(error_of([&] { (void)TrainConfig::from_checkpoint(info, "here"); })
+  CHECK(error_message([&] { (void)TrainConfig::from_checkpoint(info, "here"); })
             .find("the config in here/ckpt.safetensors:") == 0);
 }
