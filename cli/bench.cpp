@@ -1,12 +1,12 @@
 // attic bench: timings, never tests.
 //
-//   attic bench gemm [--threads=N] [--json=true]
+//   attic bench gemm [--threads=N] [--json]
 //       GFLOP/s of the packed GEMM and of the naive loop, and % of peak, at square sizes and
 //       at the laptop recipe's shapes in the forward and the transposed backward layouts.
 //   attic bench train --preset=cpu|gpu-size [--device=cpu|cuda] [--threads=N] [--iters=100]
-//                     [--json=true]
+//                     [--json]
 //       ms per training step (forward, backward, clipping, AdamW) of the GPT recipe.
-//   attic bench attention [--max_n=4096] [--softmax_max_n=8192] [--threads=N] [--json=true]
+//   attic bench attention [--max_n=4096] [--softmax_max_n=8192] [--threads=N] [--json]
 //       time and peak memory of softmax vs linear self-attention, forward and backward,
 //       for n = 256, 512, …, max_n, and the growth t(2n)/t(n) (cli/bench_attention.cpp).
 //
@@ -23,9 +23,9 @@
 
 #include "cli/bench_attention.h"
 #include "cli/bench_timer.h"
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/device.h"
-#include "cli/options.h"
 #include "data/text_dataset.h"
 #include "models/gpt.h"
 #include "optim/optim.h"
@@ -130,11 +130,8 @@ int bench_train(const std::string& preset, Device device, int64_t threads, int64
   const TextDataset data = TextDataset::from_file(default_dataset_path());
   models::GPT model(cfg);
   model.to(device);
-  optim::ParamGroup decay{}, no_decay{};
-  for (auto& [name, p] : model.named_parameters()) (p.dim() >= 2 ? decay : no_decay).params.push_back(p);
-  decay.weight_decay = 0.1;
-  no_decay.weight_decay = 0.0;
-  optim::AdamW opt({decay, no_decay}, optim::AdamWOptions(1e-3).betas({0.9, 0.99}));
+  optim::AdamW opt = model.configure_optimizers(0.1, 1e-3, {0.9, 0.99});
+  const Tensor last_matrix = opt.param_groups()[0].params.back();
   // Per step: the whole step, and its phases (forward, backward, clip + AdamW + zero_grad).
   // Also the process's CPU time per step: unlike wall time it barely moves when other
   // programs share the machine (at 2 threads it counts the pool's spinning too).
@@ -157,13 +154,13 @@ int bench_train(const std::string& preset, Device device, int64_t threads, int64
     const double f = since(t1);
     const auto t2 = Clock::now();
     loss.backward();
-    sync(decay.params.back().grad());
+    sync(last_matrix.grad());
     const double g = since(t2);
     const auto t3 = Clock::now();
     optim::clip_grad_norm_(model.parameters(), 1.0);
     opt.step();
     opt.zero_grad();
-    sync(decay.params.back());
+    sync(last_matrix);
     const double o = since(t3);
     if (it < warmup) continue;
     ms.push_back(since(t0));
@@ -215,13 +212,9 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("max_n", max_n, "attention: the longest sequence (from 256, doubling)");
   opts.bind("softmax_max_n", softmax_max_n, "attention: softmax only up to this n (its n x n memory)");
   std::ostringstream quiet;
-  for (size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--help" || args[i] == "-h") {
-      std::cout << "usage: attic bench gemm|train|attention [--key=value ...]\nkeys:\n" << opts.usage();
-      return 0;
-    }
-    opts.apply_flag(args[i], quiet);
-  }
+  if (!parse_command_line(opts, {args.begin() + 1, args.end()},
+                          "usage: attic bench gemm|train|attention [--key=value ...]", quiet))
+    return 0;
   if (args[0] == "gemm") return bench_gemm(threads, peak, json);
   if (args[0] == "attention") return bench_attention(max_n, softmax_max_n, threads, json);
   return bench_train(preset, device_from_flag(device), threads, iters, warmup, json);

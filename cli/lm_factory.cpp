@@ -7,33 +7,38 @@ namespace attic::cli {
 
 namespace {
 
-class GptLM final : public TrainableLM {
+// What the models do alike: module(), generate() and configure_optimizers() are the model's.
+template <class Model, class Config>
+class Adapter : public TrainableLM {
  public:
-  explicit GptLM(const models::GPTConfig& c) : model(c) {}
+  explicit Adapter(const Config& c) : model(c) {}
   nn::Module& module() override { return model; }
-  Tensor loss(const Tensor& x, const Tensor& y) override { return model.forward(x, y).loss; }
   Tensor generate(const Tensor& idx, int64_t n, double temperature, int64_t top_k,
                   Generator* gen) override {
     return model.generate(idx, n, temperature, top_k, gen);
   }
-  int64_t reported_params() const override { return model.num_params_non_embedding(); }
-  models::GPT model;
+  optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
+                                    std::pair<double, double> betas) override {
+    return model.configure_optimizers(weight_decay, learning_rate, betas);
+  }
+  Model model;
 };
 
-class PooledLMAdapter final : public TrainableLM {
+class GptLM final : public Adapter<models::GPT, models::GPTConfig> {
  public:
-  explicit PooledLMAdapter(const models::PooledLMConfig& c) : model(c) {}
-  nn::Module& module() override { return model; }
+  using Adapter::Adapter;
+  Tensor loss(const Tensor& x, const Tensor& y) override { return model.forward(x, y).loss; }
+  int64_t reported_params() const override { return model.num_params_non_embedding(); }
+};
+
+class PooledLMAdapter final : public Adapter<models::PooledLM, models::PooledLMConfig> {
+ public:
+  using Adapter::Adapter;
   // x [B, L], y [B, L]: y's last column, x's next token, is the target
   Tensor loss(const Tensor& x, const Tensor& y) override {
     return model.forward(x, y.select(1, y.size(1) - 1).contiguous()).loss;
   }
-  Tensor generate(const Tensor& idx, int64_t n, double temperature, int64_t top_k,
-                  Generator* gen) override {
-    return model.generate(idx, n, temperature, top_k, gen);
-  }
   int64_t reported_params() const override { return model.num_parameters(); }
-  models::PooledLM model;
 };
 
 }  // namespace

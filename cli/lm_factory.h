@@ -8,6 +8,7 @@
 
 #include "cli/train_config.h"
 #include "nn/module.h"
+#include "optim/adam.h"
 #include "tensor/random.h"
 
 namespace attic::cli {
@@ -24,6 +25,9 @@ class TrainableLM {
                           int64_t top_k, Generator* gen) = 0;
   // The parameter count `attic train` prints (GPT: nanoGPT's, without wpe).
   virtual int64_t reported_params() const = 0;
+  // The model's configure_optimizers: nanoGPT's two AdamW groups.
+  virtual optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
+                                            std::pair<double, double> betas) = 0;
 };
 
 // Builds the model cfg.model names for a vocabulary of vocab_size (cfg.validate() has

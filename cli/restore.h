@@ -12,12 +12,14 @@
 namespace attic::cli {
 
 struct Restored {
-  TrainConfig config;  // as saved in the checkpoint
+  TrainConfig config;  // TrainConfig::from_checkpoint: as saved, then what `given` set
   CheckpointInfo info;
-  std::unique_ptr<TrainableLM> model;
+  std::unique_ptr<TrainableLM> model;  // in eval mode
   std::unique_ptr<CharTokenizer> tokenizer;
 };
 
-Restored restore(const std::string& out_dir);
+// The model, tokenizer and config of out_dir's checkpoint; given: the keys of the command
+// line that override the saved config (TrainConfig::from_checkpoint).
+Restored restore(const std::string& out_dir, const Options& given = Options());
 
 }  // namespace attic::cli

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/device.h"
 #include "cli/restore.h"
@@ -26,13 +27,7 @@ int sample(const std::vector<std::string>& args) {
   opts.bind("device", device, "cpu or cuda");
   opts.bind("threads", threads, "CPU threads (0: all)");
   std::ostringstream quiet;  // sample prints only the samples on stdout
-  for (const std::string& a : args) {
-    if (a == "--help" || a == "-h") {
-      std::cout << "usage: attic sample [--key=value ...]\nkeys:\n" << opts.usage();
-      return 0;
-    }
-    opts.apply_flag(a, quiet);
-  }
+  if (!parse_command_line(opts, args, "usage: attic sample [--key=value ...]", quiet)) return 0;
   ATTIC_CHECK(num_samples > 0 && max_new_tokens >= 0, "num_samples must be positive and "
               "max_new_tokens >= 0, got ", num_samples, " and ", max_new_tokens);
   const Device dev = device_from_flag(device);

@@ -7,8 +7,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
-#include "cli/options.h"
 #include "models/transformer/copy_task.h"
 #include "tensor/threads.h"
 
@@ -35,13 +35,7 @@ int seq2seq(const std::vector<std::string>& args) {
   opts.bind("attention", attention, "softmax, linear_elu or linear_exp");
   opts.bind("seed", seed);
   opts.bind("threads", threads, "CPU threads (0: all)");
-  for (const std::string& a : args) {
-    if (a == "--help" || a == "-h") {
-      std::cout << "usage: attic seq2seq [--key=value ...]\nkeys:\n" << opts.usage();
-      return 0;
-    }
-    opts.apply_flag(a, std::cout);
-  }
+  if (!parse_command_line(opts, args, "usage: attic seq2seq [--key=value ...]", std::cout)) return 0;
   ATTIC_CHECK(task == "copy" || task == "reverse", "task must be copy or reverse, got '", task, "'");
   ATTIC_CHECK(threads >= 0 && seed >= 0, "threads and seed must be >= 0");
   o.reverse = task == "reverse";

@@ -1,5 +1,6 @@
 #include "cli/train_config.h"
 
+#include "data/text_dataset.h"
 #include "tensor/error.h"
 
 namespace attic::cli {
@@ -15,14 +16,14 @@ void TrainConfig::bind(Options& o) {
   o.bind("dataset", dataset, "text file to train on (default: the shipped Shakespeare)");
   o.bind("gradient_accumulation_steps", gradient_accumulation_steps, "micro-batches per step");
   o.bind("batch_size", batch_size, "B");
-  o.bind("block_size", block_size, "T, the context length");
-  o.bind("model", model, "gpt or pooled_lm (block_size is then the window L)");
-  o.bind("attention", attention, "pooled_lm: softmax, linear_elu or linear_exp");
-  o.bind("n_layer", n_layer);
-  o.bind("n_head", n_head);
-  o.bind("n_embd", n_embd, "C");
+  o.bind("block_size", block_size, "T, the context length", KeyKind::Model);
+  o.bind("model", model, "gpt or pooled_lm (block_size is then the window L)", KeyKind::Model);
+  o.bind("attention", attention, "pooled_lm: softmax, linear_elu or linear_exp", KeyKind::Model);
+  o.bind("n_layer", n_layer, "", KeyKind::Model);
+  o.bind("n_head", n_head, "", KeyKind::Model);
+  o.bind("n_embd", n_embd, "C", KeyKind::Model);
   o.bind("dropout", dropout);
-  o.bind("bias", bias, "biases in Linear and LayerNorm");
+  o.bind("bias", bias, "biases in Linear and LayerNorm", KeyKind::Model);
   o.bind("learning_rate", learning_rate, "peak learning rate");
   o.bind("max_iters", max_iters, "last iteration (the loop runs 0..max_iters)");
   o.bind("weight_decay", weight_decay, "AdamW decay of the matrices");
@@ -61,6 +62,24 @@ void TrainConfig::validate() const {
   ATTIC_CHECK(grad_clip >= 0, "grad_clip must be >= 0, got ", grad_clip);
 }
 
+TrainConfig TrainConfig::from_checkpoint(const CheckpointInfo& info, const std::string& out_dir,
+                                         const Options& given) {
+  TrainConfig c;
+  Options o;
+  c.bind(o);
+  o.load_text(info.config, "the config in " + model_path(out_dir), nullptr);
+  for (const auto& [key, text] : given.assigned()) {
+    if (o.kind(key) == KeyKind::Setting) {
+      o.set(key, text);
+      continue;
+    }
+    ATTIC_CHECK(given.value(key) == o.value(key), key, " = ", given.value(key), " was given, but the ",
+                "checkpoint in ", out_dir, " was trained with ", key, " = ", o.value(key));
+  }
+  c.out_dir = out_dir;
+  return c;
+}
+
 models::GPTConfig TrainConfig::model_config(int64_t vocab_size) const {
   models::GPTConfig c;
   c.block_size = block_size;
@@ -72,6 +91,10 @@ models::GPTConfig TrainConfig::model_config(int64_t vocab_size) const {
   c.bias = bias;
   c.validate();
   return c;
+}
+
+std::string TrainConfig::dataset_path() const {
+  return dataset.empty() ? default_dataset_path() : dataset;
 }
 
 }  // namespace attic::cli

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "cli/checkpoint.h"
 #include "cli/options.h"
 #include "models/gpt/config.h"
 
@@ -50,10 +51,19 @@ struct TrainConfig {
   int64_t seed = 1337;
   bool detect_anomaly = false;  // autograd::DetectAnomalyGuard around the run (slow)
 
+  // Binds every key to its field. The keys of kind KeyKind::Model shape the weights.
   void bind(Options& o);
+  // The config a checkpoint was trained with: every key info.config recorded, read by the
+  // config-file parser, then the keys that `given` (a command line) assigned, in order. A
+  // model key given with another value than the checkpoint's is an error naming both, as
+  // the weights have the checkpoint's shape. out_dir is the folder the checkpoint is in.
+  static TrainConfig from_checkpoint(const CheckpointInfo& info, const std::string& out_dir,
+                                     const Options& given = Options());
   // Range checks that no single key can express; throws attic::Error.
   void validate() const;
   models::GPTConfig model_config(int64_t vocab_size) const;
+  // The text file to read: dataset, or the shipped Shakespeare when it is empty.
+  std::string dataset_path() const;
 };
 
 }  // namespace attic::cli

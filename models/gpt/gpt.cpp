@@ -76,4 +76,9 @@ Tensor GPT::generate(const Tensor& idx_in, int64_t max_new_tokens, double temper
 
 int64_t GPT::num_params_non_embedding() const { return num_parameters() - wpe->weight.numel(); }
 
+optim::AdamW GPT::configure_optimizers(double weight_decay, double learning_rate,
+                                       std::pair<double, double> betas) {
+  return optim::configure_optimizers(*this, weight_decay, learning_rate, betas);
+}
+
 }  // namespace attic::models

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "models/gpt/block.h"
+#include "optim/decay_groups.h"
 #include "tensor/random.h"
 
 namespace attic::models {
@@ -34,6 +35,12 @@ class GPT : public nn::Module {
 
   // Parameter count as nanoGPT reports it: wpe excluded, the tied wte counted once.
   int64_t num_params_non_embedding() const;
+
+  // nanoGPT's configure_optimizers (karpathy/nanoGPT, model.py): AdamW in two groups, the
+  // tensors of 2 or more dims decaying by weight_decay and the others not
+  // (optim/decay_groups.h).
+  optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
+                                    std::pair<double, double> betas);
 
   GPTConfig config;
   std::shared_ptr<nn::Module> transformer;  // children: wte, wpe, drop, h, ln_f

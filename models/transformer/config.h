@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "nn/attention/attention.h"
+#include "nn/blocks/block_options.h"
 
 namespace attic::models {
 
@@ -34,5 +35,18 @@ struct EncoderDecoderConfig {
 
   void validate() const;
 };
+
+// The options of every block of a model above (PooledLMConfig, EncoderDecoderConfig): width
+// d, heads, feed-forward width, dropout and attention.
+template <class Config>
+nn::BlockOptions block_options(const Config& cfg) {
+  nn::BlockOptions o;
+  o.dim = cfg.n_embd;
+  o.hidden = cfg.hidden;
+  o.num_heads = cfg.n_head;
+  o.dropout = cfg.dropout;
+  o.attention = cfg.attention;
+  return o;
+}
 
 }  // namespace attic::models

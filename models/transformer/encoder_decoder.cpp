@@ -6,12 +6,7 @@ namespace attic::models {
 
 EncoderDecoder::EncoderDecoder(const EncoderDecoderConfig& cfg) : config(cfg) {
   cfg.validate();
-  nn::BlockOptions o;
-  o.dim = cfg.n_embd;
-  o.hidden = cfg.hidden;
-  o.num_heads = cfg.n_head;
-  o.dropout = cfg.dropout;
-  o.attention = cfg.attention;
+  const nn::BlockOptions o = block_options(cfg);
   embed = register_module("embed", std::make_shared<nn::Embedding>(cfg.vocab_size, cfg.n_embd));
   pos = register_module("pos", std::make_shared<nn::PositionalEncoding>(cfg.n_embd, cfg.max_length, cfg.dropout));
   encoder = register_module("encoder", std::make_shared<nn::ModuleList>());
@@ -62,6 +57,11 @@ Tensor EncoderDecoder::greedy_decode(const Tensor& src, int64_t length, int64_t 
   }
   train(was_training);
   return seq.narrow(1, 1, length).contiguous();
+}
+
+optim::AdamW EncoderDecoder::configure_optimizers(double weight_decay, double learning_rate,
+                                                  std::pair<double, double> betas) {
+  return optim::configure_optimizers(*this, weight_decay, learning_rate, betas);
 }
 
 }  // namespace attic::models

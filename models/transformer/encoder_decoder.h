@@ -14,6 +14,7 @@
 #include "nn/blocks/encoder_block.h"
 #include "nn/container.h"
 #include "nn/embedding.h"
+#include "optim/decay_groups.h"
 
 namespace attic::models {
 
@@ -31,6 +32,12 @@ class EncoderDecoder : public nn::Module {
   // Greedy decoding: [B, length] int64, starting from token `start`. No graph, eval mode.
   Tensor greedy_decode(const Tensor& src, int64_t length, int64_t start = 0,
                        const Tensor& src_keep = Tensor());
+
+  // nanoGPT's configure_optimizers (karpathy/nanoGPT, model.py): AdamW in two groups, the
+  // tensors of 2 or more dims decaying by weight_decay and the others not
+  // (optim/decay_groups.h).
+  optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
+                                    std::pair<double, double> betas);
 
   EncoderDecoderConfig config;
   std::shared_ptr<nn::Embedding> embed;

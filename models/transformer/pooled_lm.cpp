@@ -9,12 +9,7 @@ namespace attic::models {
 
 PooledLM::PooledLM(const PooledLMConfig& cfg) : config(cfg) {
   cfg.validate();
-  nn::BlockOptions o;
-  o.dim = cfg.n_embd;
-  o.hidden = cfg.hidden;
-  o.num_heads = cfg.n_head;
-  o.dropout = cfg.dropout;
-  o.attention = cfg.attention;
+  const nn::BlockOptions o = block_options(cfg);
   wte = register_module("wte", std::make_shared<nn::Embedding>(cfg.vocab_size, cfg.n_embd));
   pos = register_module("pos", std::make_shared<nn::PositionalEncoding>(cfg.n_embd, cfg.window, cfg.dropout));
   blocks = register_module("blocks", std::make_shared<nn::ModuleList>());
@@ -47,6 +42,11 @@ Tensor PooledLM::generate(const Tensor& idx_in, int64_t max_new_tokens, double t
   return generate_tokens(*this, idx_in, max_new_tokens, config.window, temperature, top_k,
                          gen ? *gen : default_generator(),
                          [&](const Tensor& ctx) { return forward(ctx).logits; });  // [B, V]
+}
+
+optim::AdamW PooledLM::configure_optimizers(double weight_decay, double learning_rate,
+                                            std::pair<double, double> betas) {
+  return optim::configure_optimizers(*this, weight_decay, learning_rate, betas);
 }
 
 }  // namespace attic::models

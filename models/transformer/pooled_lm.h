@@ -17,6 +17,7 @@
 #include "nn/blocks/pma.h"
 #include "nn/container.h"
 #include "nn/embedding.h"
+#include "optim/decay_groups.h"
 #include "tensor/random.h"
 
 namespace attic::models {
@@ -37,6 +38,12 @@ class PooledLM : public nn::Module {
   // (fewer at the start): temperature (0: greedy), top_k (0: all). No graph, eval mode.
   Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature = 1.0,
                   int64_t top_k = 0, Generator* gen = nullptr);
+
+  // nanoGPT's configure_optimizers (karpathy/nanoGPT, model.py): AdamW in two groups, the
+  // tensors of 2 or more dims decaying by weight_decay and the others not
+  // (optim/decay_groups.h).
+  optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
+                                    std::pair<double, double> betas);
 
   PooledLMConfig config;
   std::shared_ptr<nn::Embedding> wte;

@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "cli/checkpoint.h"
 #include "cli/cli_helpers.h"
 #include "helpers.h"
 #include "tensor/backend.h"
@@ -84,6 +85,102 @@ TEST_CASE("N iterations straight equal N/2 then a resume of N/2", "[cli][e2e]") 
   std::vector<std::string> rest = losses(second.out);
   got.insert(got.end(), rest.begin(), rest.end());
   CHECK(got == want);
+}
+
+TEST_CASE("attic eval prints the train and val loss that attic train logged at the checkpoint's step",
+          "[cli][e2e]") {
+  Scratch s;
+  Run train = attic_run("train " + s.tiny("out") + " --max_iters=12 --eval_interval=6 --dropout=0.1"
+                        " --always_save_checkpoint=true --seed=7");
+  INFO(train.out);
+  REQUIRE(train.code == 0);
+  const std::vector<std::string> step = lines_matching(train.out, "^step 12: ");
+  REQUIRE(step.size() == 1);
+  Run ev = attic_run("eval --out_dir=" + s.path("out"));
+  INFO(ev.out);
+  REQUIRE(ev.code == 0);
+  // "step 12: train loss A, val loss B" -> "iter 12 checkpoint: train loss A, val loss B"
+  CHECK(ev.out == "iter 12 checkpoint: " + step[0].substr(std::string("step 12: ").size()) + "\n");
+  // a flag still overrides what eval may change: more batches give another estimate
+  Run more = attic_run("eval --out_dir=" + s.path("out") + " --eval_iters=5");
+  CHECK(more.code == 0);
+  CHECK(more.out != ev.out);
+  Run model_key = attic_run("eval --out_dir=" + s.path("out") + " --n_layer=2");
+  CHECK(model_key.code == 2);
+  CHECK(model_key.out == "attic: unknown config key 'n_layer' (--help lists the keys)\n");
+}
+
+TEST_CASE("a resume given only out_dir takes every key from the checkpoint and repeats the run",
+          "[cli][e2e]") {
+  Scratch s;
+  // every key the tiny model sets differs from TrainConfig's default
+  const std::string flags = s.tiny("a") + " --dropout=0.1 --bias=true --weight_decay=0.05"
+                            " --beta2=0.99 --grad_clip=0.5 --eval_interval=10 --seed=5"
+                            " --always_save_checkpoint=true --gradient_accumulation_steps=2";
+  Run straight = attic_run("train " + flags + " --max_iters=20");
+  REQUIRE(straight.code == 0);
+  const std::string first_flags = std::regex_replace(flags, std::regex("/a "), "/b ");
+  Run first = attic_run("train " + first_flags + " --max_iters=10");
+  REQUIRE(first.code == 0);
+  const std::string saved = attic::cli::read_checkpoint_info(s.path("b")).config;
+  Run second = attic_run("train --init_from=resume --out_dir=" + s.path("b") + " --max_iters=20");
+  INFO(second.out);
+  REQUIRE(second.code == 0);
+  CHECK(lines_matching(second.out, "^resuming from .* at iteration 10$").size() == 1);
+
+  // The resumed run's checkpoint records every key as the first run did, but the two given.
+  const std::string resumed = attic::cli::read_checkpoint_info(s.path("b")).config;
+  std::istringstream a(saved), b(resumed);
+  int keys = 0;
+  for (std::string la, lb; std::getline(a, la) && std::getline(b, lb); ++keys) {
+    INFO(la << " | " << lb);
+    if (la.rfind("init_from = ", 0) == 0) CHECK(lb == "init_from = \"resume\"");
+    else if (la.rfind("max_iters = ", 0) == 0) CHECK(lb == "max_iters = 20");
+    else CHECK(la == lb);
+  }
+  CHECK(keys > 30);
+
+  std::vector<std::string> got = losses(first.out);
+  got.pop_back();  // iter 10 of the first run
+  got.pop_back();  // step 10 of the first run
+  std::vector<std::string> rest = losses(second.out);
+  got.insert(got.end(), rest.begin(), rest.end());
+  CHECK(got == losses(straight.out));
+}
+
+TEST_CASE("a resume given another model shape is one line naming the key", "[cli][errors]") {
+  Scratch s;
+  REQUIRE(attic_run("train " + s.tiny("out") + " --max_iters=2 --eval_interval=2").code == 0);
+  Run r = attic_run("train " + s.tiny("out") + " --max_iters=4 --init_from=resume --n_layer=2");
+  CHECK(r.code == 2);
+  CHECK(lines_matching(r.out, "^attic: n_layer = 2 was given, but the checkpoint in .*out was "
+                              "trained with n_layer = 1$").size() == 1);
+}
+
+TEST_CASE("a bool key may be given bare, as --flag, any other key needs a value", "[cli][errors]") {
+  Run r = attic_run("bench train --preset=cpu --iters=1 --warmup=0 --threads=1 --json");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(lines_matching(r.out, "^\\{\"bench\": \"train\", ").size() == 1);
+  r = attic_run("bench train --iters");
+  CHECK(r.code == 2);
+  CHECK(r.out == "attic: config key 'iters' needs a value: --iters=N (only a bool key may be given bare)\n");
+  r = attic_run("train --dataset");
+  CHECK(r.code == 2);
+  CHECK(r.out == "attic: config key 'dataset' needs a value: --dataset=TEXT (only a bool key may be given bare)\n");
+  r = attic_run("train --no_such_flag");
+  CHECK(r.code == 2);
+  CHECK(r.out == "attic: unknown config key 'no_such_flag' (--help lists the keys)\n");
+}
+
+TEST_CASE("every command prints its keys for --help and exits 0", "[cli]") {
+  for (const std::string cmd : {"train", "eval", "sample", "bench train", "seq2seq"}) {
+    Run r = attic_run(cmd + " --help");
+    INFO(cmd << "\n" << r.out);
+    CHECK(r.code == 0);
+    CHECK(r.out.rfind("usage: attic ", 0) == 0);
+    CHECK(r.out.find("\nkeys:\n  --") != std::string::npos);
+  }
 }
 
 TEST_CASE("bad flags and configs give one line and exit code 2", "[cli][errors]") {

@@ -82,13 +82,9 @@ TEST_CASE("GPT gradients equal PyTorch's, parameter by parameter", "[gpt][pytorc
 TEST_CASE("five AdamW steps with clipping follow PyTorch's losses", "[gpt][pytorch]") {
   const nn::SafetensorsFile f = fixture();
   auto m = model_of(f);
-  optim::ParamGroup decay{}, no_decay{};
-  for (auto& [name, p] : m->named_parameters()) (p.dim() >= 2 ? decay : no_decay).params.push_back(p);
-  decay.weight_decay = std::stod(f.metadata.at("weight_decay"));
-  no_decay.weight_decay = 0.0;
-  optim::AdamW opt({decay, no_decay}, optim::AdamWOptions(std::stod(f.metadata.at("lr")))
-                                          .betas({std::stod(f.metadata.at("beta1")),
-                                                  std::stod(f.metadata.at("beta2"))}));
+  optim::AdamW opt = m->configure_optimizers(
+      std::stod(f.metadata.at("weight_decay")), std::stod(f.metadata.at("lr")),
+      {std::stod(f.metadata.at("beta1")), std::stod(f.metadata.at("beta2"))});
   const std::vector<float> want = f.tensors.at("adamw_losses").to_vector<float>();
   for (size_t step = 0; step < want.size(); ++step) {
     Tensor loss = m->forward(f.tensors.at("idx"), f.tensors.at("targets")).loss;

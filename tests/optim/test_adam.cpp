@@ -103,13 +103,10 @@ TEST_CASE("AdamW: nanoGPT's two groups decay matrices and not vectors", "[optim]
   // (With g = 0, m = v = 0 and the Adam update is 0 / (0 + eps) = 0.)
   //   matrix: p *= 1 - lr wd = 1 - 0.1 · 0.2 = 0.98     vector: unchanged
   nn::Linear fc(2, 2);
-  std::vector<Tensor> decay, no_decay;
-  for (auto& [name, t] : fc.named_parameters()) (t.dim() >= 2 ? decay : no_decay).push_back(t);
-  REQUIRE(decay.size() == 1);
-  REQUIRE(no_decay.size() == 1);
   const std::vector<double> w0 = values(fc.weight), b0 = values(fc.bias);
-  AdamW opt({{.params = decay, .weight_decay = 0.2}, {.params = no_decay, .weight_decay = 0.0}},
-            AdamWOptions(0.1));
+  AdamW opt = optim::configure_optimizers(fc, 0.2, 0.1, {0.9, 0.999});
+  REQUIRE(opt.param_groups()[0].params.size() == 1);  // the weight
+  REQUIRE(opt.param_groups()[1].params.size() == 1);  // the bias
   for (Tensor& t : fc.parameters()) t.set_grad(zeros_like(t));
   opt.step();
   std::vector<double> w1 = w0;

@@ -15,23 +15,17 @@ int main() {
                      std::make_shared<nn::LayerNorm>(16), std::make_shared<nn::Linear>(16, 4)};
 
   // nanoGPT's configure_optimizers: split by p.dim() >= 2.
-  std::vector<Tensor> decay, no_decay;
-  int64_t n_decay = 0, n_no_decay = 0;
-  for (const auto& [name, p] : mlp.named_parameters()) {
-    const bool d = p.dim() >= 2;
-    (d ? decay : no_decay).push_back(p);
-    (d ? n_decay : n_no_decay) += p.numel();
-    std::cout << (d ? "decay     " : "no decay  ") << name << " " << str(p.shape()) << "\n";
-  }
-  std::printf("num decayed parameter tensors: %zu, with %lld parameters\n", decay.size(),
-              (long long)n_decay);
-  std::printf("num non-decayed parameter tensors: %zu, with %lld parameters\n",
-              no_decay.size(), (long long)n_no_decay);
+  const optim::DecayGroups groups = optim::decay_groups(mlp);
+  for (const auto& [name, p] : groups.decay)
+    std::cout << "decay     " << name << " " << str(p.shape()) << "\n";
+  for (const auto& [name, p] : groups.no_decay)
+    std::cout << "no decay  " << name << " " << str(p.shape()) << "\n";
+  std::cout << groups.summary();
 
+  // One AdamW over the two groups: {.params = groups.decay's, .weight_decay = wd} and
+  // {.params = groups.no_decay's, .weight_decay = 0}.
   const double lr = 1e-3, wd = 0.1;
-  optim::AdamW opt({{.params = decay, .weight_decay = wd},
-                    {.params = no_decay, .weight_decay = 0.0}},
-                   optim::AdamWOptions(lr).betas({0.9, 0.95}));
+  optim::AdamW opt = optim::configure_optimizers(mlp, wd, lr, {0.9, 0.95});
 
   // One step. On the first step m̂ = g and v̂ = g², so the update is lr g / (|g| + eps):
   //   p1 = p0 (1 - lr wd) - lr g / (|g| + eps)      (wd = 0 for the second group)

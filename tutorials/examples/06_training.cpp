@@ -42,13 +42,8 @@ int main() {
   std::printf("number of parameters: %lld\n", (long long)model.num_params_non_embedding());
 
   // nanoGPT's groups: tensors of 2 or more dims decay, the LayerNorm weights do not.
-  optim::ParamGroup decay{}, no_decay{};
-  for (auto& [name, p] : model.named_parameters())
-    (p.dim() >= 2 ? decay : no_decay).params.push_back(p);
-  decay.weight_decay = 0.1;
-  no_decay.weight_decay = 0.0;
   const double max_lr = 3e-2, min_lr = 3e-3;
-  optim::AdamW opt({decay, no_decay}, optim::AdamWOptions(max_lr).betas({0.9, 0.99}));
+  optim::AdamW opt = model.configure_optimizers(0.1, max_lr, {0.9, 0.99});
 
   std::printf("val loss before: %.2f\n", estimate_loss(model, ds, Split::Val, B, T, 20));
   for (int64_t iter = 0; iter <= max_iters; ++iter) {

@@ -1,0 +1,26 @@
+#include "cli/estimate_loss.h"
+
+namespace attic::cli {
+
+Losses estimate_loss(TrainableLM& lm, const TextDataset& data, const TrainConfig& cfg,
+                     int64_t iter, Device device) {
+  NoGradGuard no_grad;
+  nn::Module& model = lm.module();
+  const bool was_training = model.is_training();
+  model.eval();
+  double mean[2] = {0, 0};
+  for (Split split : {Split::Train, Split::Val}) {
+    // One generator per (seed, iteration, split).
+    Generator gen(uint64_t(cfg.seed) * 1000003u + uint64_t(iter) + (split == Split::Val ? 7919u : 0u));
+    double total = 0;
+    for (int64_t k = 0; k < cfg.eval_iters; ++k) {
+      Batch b = data.get_batch(split, cfg.batch_size, cfg.block_size, gen);
+      total += lm.loss(b.x.to(device), b.y.to(device)).item<double>();
+    }
+    mean[split == Split::Val] = total / double(cfg.eval_iters);
+  }
+  model.train(was_training);
+  return {mean[0], mean[1]};
+}
+
+}  // namespace attic::cli
