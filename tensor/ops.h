@@ -117,6 +117,9 @@ Tensor var(const Tensor& x, std::initializer_list<int64_t> dims, int64_t correct
 
 // ---- prefix sums (ops/cumsum.cpp)
 Tensor cumsum(const Tensor& x, int64_t dim);
+// ---- decayed prefix sums (ops/decayed_cumsum.cpp): along dim, y_t = x_t + r_t ⊙ y_{t−1}
+//      (reverse: y_t = x_t + r_{t+1} ⊙ y_{t+1}); r broadcasts to x's shape. r = 1 is cumsum.
+Tensor decayed_cumsum(const Tensor& x, const Tensor& r, int64_t dim, bool reverse = false);
 
 // ---- matrix product (ops/matmul.cpp): 1-D, 2-D and batched with broadcast batch dims
 Tensor matmul(const Tensor& a, const Tensor& b);
