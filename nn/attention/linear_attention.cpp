@@ -1,18 +1,10 @@
 #include "nn/attention/linear_attention.h"
 
-#include "nn/attention/scaled_dot_product.h"
-#include "nn/init.h"
+#include "nn/attention/keep_mask.h"
 
 namespace attic::nn {
 
 namespace {
-
-std::shared_ptr<Linear> xavier_linear(int64_t in, int64_t out) {
-  auto fc = std::make_shared<Linear>(in, out);
-  init::xavier_normal_(fc->weight);
-  init::zeros_(fc->bias);
-  return fc;
-}
 
 // num [..., T, d_v] / den [..., T, 1]. den is 0 only where every key is masked (φ > 0
 // otherwise), and num is 0 there too: adding 1 to those denominators defines 0/0 as 0.
@@ -28,10 +20,8 @@ Tensor max_per_item(const Tensor& x) {
 LinearAttention::LinearAttention(const AttentionOptions& opt, FeatureMap fm)
     : options(opt), feature_map(fm) {
   options.validate("LinearAttention");
-  fc_q = register_module("fc_q", xavier_linear(opt.dim_q, opt.a()));
-  fc_k = register_module("fc_k", xavier_linear(opt.dim_k, opt.a()));
-  fc_v = register_module("fc_v", xavier_linear(opt.dim_v, opt.o()));
-  fc_o = register_module("fc_o", xavier_linear(opt.o(), opt.o()));
+  const Projections p = register_projections(*this, opt);
+  fc_q = p.fc_q, fc_k = p.fc_k, fc_v = p.fc_v, fc_o = p.fc_o;
 }
 
 AttentionKind LinearAttention::kind() const {
