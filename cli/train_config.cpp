@@ -1,6 +1,7 @@
 #include "cli/train_config.h"
 
 #include "data/text_dataset.h"
+#include "nn/attention/attention.h"
 #include "tensor/error.h"
 
 namespace attic::cli {
@@ -18,7 +19,7 @@ void TrainConfig::bind(Options& o) {
   o.bind("batch_size", batch_size, "B");
   o.bind("block_size", block_size, "T, the context length", KeyKind::Model);
   o.bind("model", model, "gpt or pooled_lm (block_size is then the window L)", KeyKind::Model);
-  o.bind("attention", attention, "pooled_lm: softmax, linear_elu or linear_exp", KeyKind::Model);
+  o.bind("attention", attention, "pooled_lm: " + nn::attention_kind_names(), KeyKind::Model);
   o.bind("n_layer", n_layer, "", KeyKind::Model);
   o.bind("n_head", n_head, "", KeyKind::Model);
   o.bind("n_embd", n_embd, "C", KeyKind::Model);
@@ -45,8 +46,7 @@ void TrainConfig::validate() const {
   ATTIC_CHECK(init_from == "scratch" || init_from == "resume",
               "init_from must be scratch or resume, got '", init_from, "'");
   ATTIC_CHECK(model == "gpt" || model == "pooled_lm", "model must be gpt or pooled_lm, got '", model, "'");
-  ATTIC_CHECK(attention == "softmax" || attention == "linear_elu" || attention == "linear_exp",
-              "attention must be softmax, linear_elu or linear_exp, got '", attention, "'");
+  nn::parse_attention_kind(attention);  // throws for a name it does not know
   ATTIC_CHECK(model == "pooled_lm" || attention == "softmax",
               "attention=", attention, " needs model=pooled_lm (the GPT has softmax attention only)");
   ATTIC_CHECK(device == "cpu" || device == "cuda", "device must be cpu or cuda, got '", device, "'");

@@ -27,7 +27,7 @@ struct TrainConfig {
   int64_t block_size = 1024;
   // model
   std::string model = "gpt";         // or pooled_lm (cli/lm_factory.h)
-  std::string attention = "softmax";  // pooled_lm: softmax, linear_elu or linear_exp
+  std::string attention = "softmax";  // pooled_lm: one of nn::attention_kind_names()
   int64_t n_layer = 12;
   int64_t n_head = 12;
   int64_t n_embd = 768;

@@ -14,6 +14,10 @@ static bool has_name(const List& list, const std::string& name) {
   return std::any_of(list.begin(), list.end(), [&](const auto& p) { return p.first == name; });
 }
 
+static bool has_name_in(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 Tensor Module::register_parameter(const std::string& name, Tensor t, bool requires_grad) {
   check_name("register_parameter", name);
   ATTIC_CHECK(t.defined(), "register_parameter: '", name, "' is an undefined tensor");
@@ -25,12 +29,13 @@ Tensor Module::register_parameter(const std::string& name, Tensor t, bool requir
   return t;
 }
 
-Tensor Module::register_buffer(const std::string& name, Tensor t) {
+Tensor Module::register_buffer(const std::string& name, Tensor t, bool persistent) {
   check_name("register_buffer", name);
   ATTIC_CHECK(t.defined(), "register_buffer: '", name, "' is an undefined tensor");
   ATTIC_CHECK(!has_name(params_, name) && !has_name(buffers_, name) && !has_name(children_, name),
               "register_buffer: '", name, "' is already registered");
   buffers_.emplace_back(name, t);
+  if (!persistent) non_persistent_.push_back(name);
   return t;
 }
 
@@ -55,9 +60,11 @@ void Module::add_child(const std::string& name, std::shared_ptr<Module> m) {
 }
 
 void Module::collect(const std::string& prefix, bool recurse, bool buffers, bool dedup,
-                     NamedTensors& out, std::vector<const TensorImpl*>& seen) const {
+                     NamedTensors& out, std::vector<const TensorImpl*>& seen,
+                     bool persistent_only) const {
   for (const auto& [name, t] : buffers ? buffers_ : params_) {
     if (!t.defined()) continue;
+    if (persistent_only && has_name_in(non_persistent_, name)) continue;
     if (dedup) {
       if (std::find(seen.begin(), seen.end(), t.impl()) != seen.end()) continue;
       seen.push_back(t.impl());
@@ -66,7 +73,7 @@ void Module::collect(const std::string& prefix, bool recurse, bool buffers, bool
   }
   if (!recurse) return;
   for (const auto& [name, child] : children_)
-    child->collect(prefix + name + ".", true, buffers, dedup, out, seen);
+    child->collect(prefix + name + ".", true, buffers, dedup, out, seen, persistent_only);
 }
 
 NamedTensors Module::named_parameters(bool recurse) const {
@@ -122,7 +129,7 @@ StateDict Module::state_dict() const {
   NamedTensors all;
   std::vector<const TensorImpl*> seen;
   collect("", true, false, false, all, seen);
-  collect("", true, true, false, all, seen);
+  collect("", true, true, false, all, seen, /*persistent_only=*/true);
   StateDict dict;
   for (auto& [name, t] : all) dict.emplace(name, t);
   return dict;

@@ -31,7 +31,10 @@ class Module {
 
   // Registers t as a parameter (a leaf that requires grad) and returns it.
   Tensor register_parameter(const std::string& name, Tensor t, bool requires_grad = true);
-  Tensor register_buffer(const std::string& name, Tensor t);
+  // A buffer moves with to() and is listed by named_buffers(); a persistent one is also
+  // saved and loaded with the state dict. A non-persistent one (persistent = false) is
+  // left out of it: state that is derived, not learned (PyTorch's register_buffer).
+  Tensor register_buffer(const std::string& name, Tensor t, bool persistent = true);
   // Replaces the tensor registered under name (same shape): how weights are tied, e.g.
   // lm_head.weight becomes the very tensor of wte.weight. Returns t.
   Tensor replace_parameter(const std::string& name, Tensor t);
@@ -60,7 +63,7 @@ class Module {
   // optimizer, a tied module) see the move too.
   void to(Device device);
 
-  // Every parameter and buffer by dotted name. Tied tensors appear under each of their
+  // Every parameter and persistent buffer by dotted name. Tied tensors appear under each of their
   // names, as in PyTorch, so that the dict loads into a model that expects each name.
   StateDict state_dict() const;
   // Copies values in. strict: the names must match exactly. Shapes and dtypes must match.
@@ -75,10 +78,12 @@ class Module {
  private:
   void add_child(const std::string& name, std::shared_ptr<Module> m);
   void collect(const std::string& prefix, bool recurse, bool buffers, bool dedup,
-               NamedTensors& out, std::vector<const TensorImpl*>& seen) const;
+               NamedTensors& out, std::vector<const TensorImpl*>& seen,
+               bool persistent_only = false) const;
 
   NamedTensors params_;
   NamedTensors buffers_;
+  std::vector<std::string> non_persistent_;  // names in buffers_ that state_dict() leaves out
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> children_;
 };
 

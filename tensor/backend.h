@@ -74,6 +74,12 @@ class Backend {
   virtual double sum_squares(const KTensor& in) = 0;
   // Inclusive prefix sum along dim; out and in have the same shape.
   virtual void cumsum(const KTensor& out, const KTensor& in, int64_t dim) = 0;
+  // The decayed prefix sum along dim, a first-order linear recurrence:
+  //   out_t = in_t + r_t ⊙ out_{t−1}          (out_0 = in_0)
+  //   reverse: out_t = in_t + r_{t+1} ⊙ out_{t+1}   (out_{n−1} = in_{n−1})
+  // out and in have one shape; r has it too, broadcast dims with stride 0.
+  virtual void decayed_cumsum(const KTensor& out, const KTensor& in, const KTensor& r,
+                              int64_t dim, bool reverse) = 0;
 
   // ---- matrices. a [..., M, K] @ b [..., K, N] -> out [..., M, N]; the batch dims of a and b
   //      already have out's batch shape (broadcast ones carry stride 0). out is contiguous.

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -117,6 +118,9 @@ Tensor var(const Tensor& x, std::initializer_list<int64_t> dims, int64_t correct
 
 // ---- prefix sums (ops/cumsum.cpp)
 Tensor cumsum(const Tensor& x, int64_t dim);
+// ---- decayed prefix sums (ops/decayed_cumsum.cpp): along dim, y_t = x_t + r_t ⊙ y_{t−1}
+//      (reverse: y_t = x_t + r_{t+1} ⊙ y_{t+1}); r broadcasts to x's shape. r = 1 is cumsum.
+Tensor decayed_cumsum(const Tensor& x, const Tensor& r, int64_t dim, bool reverse = false);
 
 // ---- matrix product (ops/matmul.cpp): 1-D, 2-D and batched with broadcast batch dims
 Tensor matmul(const Tensor& a, const Tensor& b);
@@ -125,16 +129,42 @@ Tensor matmul(const Tensor& a, const Tensor& b);
 Tensor softmax(const Tensor& x, int64_t dim);
 Tensor log_softmax(const Tensor& x, int64_t dim);
 
-// ---- attention (ops/attention.cpp): softmax(q kᵀ · scale) v, fused, with an optional causal
-//      mask (key j > query i). q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] -> [*, Tq, hv];
-//      scale defaults to 1/√hs.
+// ---- attention (ops/attention.cpp): one functional attention, PyTorch's
+//      F.scaled_dot_product_attention, softmax(q kᵀ · scale, masked) v (Vaswani et al. 2017,
+//      eq. 1). q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] -> [*, Tq, hv].
+struct SdpaOptions {
+  // Keep mask, broadcasting against [*, Tq, Tk]: nonzero = attend, 0 = drop (the logit of a
+  // dropped key becomes masked_logit). A float 0/1 tensor; undefined = keep every key.
+  Tensor attn_mask = {};
+  bool is_causal = false;        // also drop key j > query i (top-left aligned, as PyTorch)
+  std::optional<double> scale = std::nullopt;  // default 1/√hs
+  double dropout_p = 0.0;        // on the softmax weights; pass 0 outside training
+  Generator* generator = nullptr;  // for the dropout; nullptr: the default generator
+  // What a dropped logit becomes. -inf: weight exactly 0, and a row with no kept key is NaN
+  // (PyTorch). tonyduan/transformer-blocks fills fp16's lowest, -65504, so such a row is
+  // uniform instead (the mean of v).
+  double masked_logit = -std::numeric_limits<double>::infinity();
+  bool fused = true;             // false: always the composed ops (nanoGPT's flash = False)
+  Tensor* weights = nullptr;     // when given, receives the softmax weights [*, Tq, Tk] (no grad)
+};
+// The fused kernel runs when it applies (no attn_mask, dropout_p == 0, fused); otherwise the
+// same math in public ops (scaled_dot_product_attention_math).
 Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
-                                    bool is_causal = false,
-                                    std::optional<double> scale = std::nullopt);
-// The same with q, k, v packed side by side as GPT's c_attn makes them: qkv [B, T, 3C] ->
-// [B, T, C] with the n_head heads side by side; one node, one gradient buffer.
+                                    const SdpaOptions& options = {});
+// The general path: matmul, mul, masked_fill, softmax, dropout, matmul; differentiable to any
+// order. The reference the fused kernel is tested against.
+Tensor scaled_dot_product_attention_math(const Tensor& q, const Tensor& k, const Tensor& v,
+                                         const SdpaOptions& options = {});
+// The same attention with q, k, v packed side by side as GPT's c_attn makes them: qkv
+// [B, T, 3C] -> [B, T, C] over n_head heads, the heads side by side. Where the fused kernel
+// applies it reads q, k, v out of qkv in place (one node, one gradient buffer); otherwise it
+// is scaled_dot_product_attention on the split_heads views.
 Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
-                                           bool is_causal = false);
+                                           const SdpaOptions& options = {});
+// x [B, T, NH·hs] -> [B, NH, T, hs] (a view where x's layout allows, else a copy), and
+// back: [B, NH, T, hs] -> [B, T, NH·hs], head h in columns h·hs .. (h+1)·hs − 1 (a copy).
+Tensor split_heads(const Tensor& x, int64_t n_head);
+Tensor merge_heads(const Tensor& x);
 
 // ---- layer normalization (ops/layer_norm.cpp): over the last dim of x [..., C];
 //      weight and bias are [C] or undefined.

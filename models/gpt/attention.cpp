@@ -1,8 +1,5 @@
 #include "models/gpt/attention.h"
 
-#include <cmath>
-#include <limits>
-
 namespace attic::models {
 
 CausalSelfAttention::CausalSelfAttention(const GPTConfig& cfg)
@@ -13,40 +10,17 @@ CausalSelfAttention::CausalSelfAttention(const GPTConfig& cfg)
   resid_dropout = register_module("resid_dropout", std::make_shared<nn::Dropout>(cfg.dropout));
 }
 
-Tensor CausalSelfAttention::future_mask(int64_t T) {
-  if (!mask_.defined() || mask_.size(0) < T) mask_ = triu(ones({T, T}), 1);
-  return mask_.narrow(0, 0, T).narrow(1, 0, T);
-}
-
+// x [B, T, C] -> [B, T, C]:
+//   y = softmax(q kᵀ / √hs, key t' > t dropped) v per head, heads side by side, then c_proj
 Tensor CausalSelfAttention::forward(const Tensor& x) {
-  const int64_t B = x.size(0), T = x.size(1), C = x.size(2), NH = n_head, hs = C / NH;
   Tensor qkv = c_attn->forward(x);  // [B, T, 3C]: q, k, v side by side
-  if (fused && (attn_dropout->p == 0 || !is_training())) {
-    // One kernel for every head; it reads q, k, v out of qkv in place.
-    Tensor y = scaled_dot_product_attention_packed(qkv, NH, /*is_causal=*/true);  // [B, T, C]
-    return resid_dropout->forward(c_proj->forward(y));
-  }
-  // [B, T, 3C] -> three [B, T, C] views -> [B, NH, T, hs] (views: no copies)
-  std::vector<Tensor> parts = split(qkv, C, 2);
-  Tensor q = parts[0].view({B, T, NH, hs}).transpose(1, 2);
-  Tensor k = parts[1].view({B, T, NH, hs}).transpose(1, 2);
-  Tensor v = parts[2].view({B, T, NH, hs}).transpose(1, 2);
-  Tensor y = attend(q, k, v);                               // [B, NH, T, hs]
-  y = y.transpose(1, 2).contiguous().view({B, T, C});     // heads side by side
-  return resid_dropout->forward(c_proj->forward(y));
-}
-
-// The same attention in separate ops, as the write-up has it, with dropout on the weights.
-// q, k, v [B, NH, T, hs] -> [B, NH, T, hs].
-Tensor CausalSelfAttention::attend(const Tensor& q, const Tensor& k, const Tensor& v) {
-  const int64_t T = q.size(2), hs = q.size(3);
-  // att [B, NH, T, T] = q kᵀ / √hs: the scale keeps the logits' variance near 1 so the
-  // softmax does not saturate as hs grows (Vaswani et al. 2017, §3.2.1).
-  Tensor att = matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(double(hs)));
-  // -inf above the diagonal: after softmax, position t gives weight 0 to every t' > t.
-  att = masked_fill(att, future_mask(T), -std::numeric_limits<double>::infinity());
-  att = attn_dropout->forward(softmax(att, -1));
-  return matmul(att, v);
+  // One call for every head. With no attention dropout in play it is the fused kernel,
+  // reading q, k, v out of qkv in place; otherwise the same math in separate ops, with
+  // dropout on the weights (karpathy/nanoGPT, model.py, both branches of `flash`).
+  const double p = is_training() ? attn_dropout->p : 0.0;
+  Tensor y = scaled_dot_product_attention_packed(
+      qkv, n_head, {.is_causal = true, .dropout_p = p, .generator = attn_dropout->gen, .fused = fused});
+  return resid_dropout->forward(c_proj->forward(y));  // y [B, T, C]
 }
 
 }  // namespace attic::models

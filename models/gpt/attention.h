@@ -18,15 +18,10 @@ class CausalSelfAttention : public nn::UnaryModule {
   std::shared_ptr<nn::Linear> c_attn, c_proj;
   std::shared_ptr<nn::Dropout> attn_dropout, resid_dropout;
   int64_t n_head, n_embd;
-  // nanoGPT's `flash`: use the fused scaled_dot_product_attention kernel. It has no dropout
-  // on the weights, so with attention dropout in training the composed ops run instead.
+  // nanoGPT's `flash`: let scaled_dot_product_attention run its fused kernel. The kernel
+  // has no dropout on the weights, so with attention dropout in training the composed ops
+  // run either way.
   bool fused = true;
-
- private:
-  // q, k, v [B, NH, T, hs] -> softmax(mask(q kᵀ / √hs)) v, in separate ops
-  Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v);
-  Tensor future_mask(int64_t T);  // [T, T], 1 above the diagonal (t' > t)
-  Tensor mask_;                   // cached for the largest T seen
 };
 
 }  // namespace attic::models

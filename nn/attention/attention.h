@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "nn/linear.h"
 #include "nn/module.h"
 
 namespace attic::nn {
@@ -18,9 +19,12 @@ enum class AttentionKind {
   LinearExp,  // the same with φ = exp                            (Shen et al. 2021)
 };
 
-// "softmax", "linear_elu", "linear_exp" <-> the enum; an unknown name throws attic::Error.
+// The one list of attention names: "softmax", "linear_elu", "linear_exp" <-> the enum.
+// An unknown name throws attic::Error: "attention must be softmax, linear_elu or linear_exp,
+// got '<name>'". attention_kind_names() is that list as the message writes it.
 AttentionKind parse_attention_kind(const std::string& name);
 std::string attention_kind_name(AttentionKind kind);
+std::string attention_kind_names();
 
 // MultiHeadAttention(dim_q, dim_k, dim_v, num_heads, dropout, dim_a = dim_q, dim_o = dim_q)
 // of the seed (SPEC §2a): q, k project to dim_a, v to dim_o, output width dim_o.
@@ -38,6 +42,14 @@ struct AttentionOptions {
   int64_t o() const { return dim_o > 0 ? dim_o : dim_q; }
   void validate(const char* who) const;  // throws attic::Error naming who
 };
+
+// The four projections of the seed's attentions, registered on m as fc_q, fc_k, fc_v and
+// fc_o: q, k [·, dim_q / dim_k] -> [·, dim_a], v [·, dim_v] -> [·, dim_o], fc_o dim_o -> dim_o;
+// weights xavier_normal, biases 0 (tonyduan/transformer-blocks, transformer.py).
+struct Projections {
+  std::shared_ptr<Linear> fc_q, fc_k, fc_v, fc_o;
+};
+Projections register_projections(Module& m, const AttentionOptions& options);
 
 class Attention : public Module {
  public:

@@ -1,18 +1,13 @@
 #include "nn/attention/linear_attention.h"
 
-#include "nn/attention/scaled_dot_product.h"
-#include "nn/init.h"
+#include <algorithm>
+#include <vector>
+
+#include "nn/attention/keep_mask.h"
 
 namespace attic::nn {
 
 namespace {
-
-std::shared_ptr<Linear> xavier_linear(int64_t in, int64_t out) {
-  auto fc = std::make_shared<Linear>(in, out);
-  init::xavier_normal_(fc->weight);
-  init::zeros_(fc->bias);
-  return fc;
-}
 
 // num [..., T, d_v] / den [..., T, 1]. den is 0 only where every key is masked (φ > 0
 // otherwise), and num is 0 there too: adding 1 to those denominators defines 0/0 as 0.
@@ -23,15 +18,25 @@ Tensor max_per_item(const Tensor& x) {
   return max(max(x.detach(), 2, true).values, 1, true).values;
 }
 
+// x [B, T, W] -> [B, T, 1]: m_t = the largest element of x_0 .. x_t (no gradient). attic has
+// no prefix-max op; the B·T row maxima go through the host, which is cheap next to the rest.
+Tensor running_max_per_item(const Tensor& x) {
+  const Tensor rows = max(x.detach(), 2, true).values;  // [B, T, 1]
+  const int64_t B = rows.size(0), T = rows.size(1);
+  std::vector<double> m = rows.to_vector<double>();
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t t = 1; t < T; ++t)
+      m[size_t(b * T + t)] = std::max(m[size_t(b * T + t)], m[size_t(b * T + t - 1)]);
+  return from_vector(m, {B, T, 1}).to(x.dtype()).to(x.device());
+}
+
 }  // namespace
 
 LinearAttention::LinearAttention(const AttentionOptions& opt, FeatureMap fm)
     : options(opt), feature_map(fm) {
   options.validate("LinearAttention");
-  fc_q = register_module("fc_q", xavier_linear(opt.dim_q, opt.a()));
-  fc_k = register_module("fc_k", xavier_linear(opt.dim_k, opt.a()));
-  fc_v = register_module("fc_v", xavier_linear(opt.dim_v, opt.o()));
-  fc_o = register_module("fc_o", xavier_linear(opt.o(), opt.o()));
+  const Projections p = register_projections(*this, opt);
+  fc_q = p.fc_q, fc_k = p.fc_k, fc_v = p.fc_v, fc_o = p.fc_o;
 }
 
 AttentionKind LinearAttention::kind() const {
@@ -56,15 +61,22 @@ Tensor LinearAttention::forward(const Tensor& q, const Tensor& k, const Tensor& 
   ATTIC_CHECK(!causal || Tq == Tk, "LinearAttention: causal attention needs as many queries as keys, got Tq = ",
               Tq, " and Tk = ", Tk);
   Tensor qp = fc_q->forward(q), kp = fc_k->forward(k);
-  Tensor qf, kf;
+  Tensor qf, kf, m;  // m [B, T, 1]: the causal key shift (Exp only)
   if (feature_map == FeatureMap::Exp) {
     // exp overflows float32 above 88. A shift c_i shared by one query's features scales
     // that query's numerator and denominator alike, and so does a shift c shared by every
-    // key of a batch item: both cancel exactly, so shift by the maxima (the largest
-    // feature becomes e^0 = 1). Under the causal mask the key shift is the maximum over
-    // the whole sequence, still one constant per sequence, so it still cancels.
+    // key that query sees: both cancel exactly, so shift by the maxima (the largest
+    // feature becomes e^0 = 1). Without a mask every query sees every key: one shift per
+    // sequence. Under the causal mask query t sees keys 0..t only, so its shift is their
+    // maximum m_t, never a later key's: a large future key would otherwise push every
+    // earlier e^(k − c) to 0. Key j enters the sums as e^(k_j − m_j); see below.
     qf = exp(qp - max(qp.detach(), -1, true).values);
-    kf = exp(kp - max_per_item(kp));
+    if (causal) {
+      m = running_max_per_item(kp);
+      kf = exp(kp - m);
+    } else {
+      kf = exp(kp - max_per_item(kp));
+    }
   } else {
     qf = phi(qp);
     kf = phi(kp);
@@ -86,8 +98,20 @@ Tensor LinearAttention::forward(const Tensor& q, const Tensor& k, const Tensor& 
     // a cumsum of outer products, [B, NH, T, dk, dv]: memory and time linear in T.
     // (The seed's loop kept one scalar per batch item, used k·v instead of the outer
     // product, and never normalized; this is the README's recurrence.)
-    Tensor S = cumsum(kh.unsqueeze(-1) * vh.unsqueeze(-2), 2);
-    Tensor z = cumsum(kh, 2);                        // [B, NH, T, dk]
+    Tensor S, z;
+    if (m.defined()) {
+      // Exp: S_t and z_t are kept under the shift m_t, as step() keeps them. When the
+      // running maximum grows, the sums so far are rescaled by r_t = e^(m_{t−1} − m_t) <= 1:
+      //   S_t = r_t S_{t−1} + e^(k_t − m_t) v_tᵀ,   z_t = r_t z_{t−1} + e^(k_t − m_t)
+      // which is Σ_{j≤t} e^(k_j − m_t) v_jᵀ exactly (decayed_cumsum, linear in T).
+      const Tensor m_prev = Tq > 1 ? cat({m.narrow(1, 0, 1), m.narrow(1, 0, Tq - 1)}, 1) : m;
+      const Tensor r = exp(m_prev - m).view({B, 1, Tq, 1});  // [B, 1, T, 1], r_0 = 1
+      S = decayed_cumsum(kh.unsqueeze(-1) * vh.unsqueeze(-2), r.unsqueeze(-1), 2);
+      z = decayed_cumsum(kh, r, 2);                  // [B, NH, T, dk]
+    } else {
+      S = cumsum(kh.unsqueeze(-1) * vh.unsqueeze(-2), 2);
+      z = cumsum(kh, 2);                             // [B, NH, T, dk]
+    }
     Tensor num = matmul(qh.unsqueeze(-2), S).squeeze(-2);  // [B, NH, T, dv]
     o = normalize(num, sum(qh * z, {-1}, true));
   }

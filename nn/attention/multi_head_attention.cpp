@@ -2,28 +2,14 @@
 
 #include <cmath>
 
-#include "nn/attention/scaled_dot_product.h"
-#include "nn/init.h"
+#include "nn/attention/keep_mask.h"
 
 namespace attic::nn {
 
-namespace {
-
-std::shared_ptr<Linear> xavier_linear(int64_t in, int64_t out) {
-  auto fc = std::make_shared<Linear>(in, out);
-  init::xavier_normal_(fc->weight);
-  init::zeros_(fc->bias);
-  return fc;
-}
-
-}  // namespace
-
 MultiHeadAttention::MultiHeadAttention(const AttentionOptions& opt) : options(opt) {
   options.validate("MultiHeadAttention");
-  fc_q = register_module("fc_q", xavier_linear(opt.dim_q, opt.a()));
-  fc_k = register_module("fc_k", xavier_linear(opt.dim_k, opt.a()));
-  fc_v = register_module("fc_v", xavier_linear(opt.dim_v, opt.o()));
-  fc_o = register_module("fc_o", xavier_linear(opt.o(), opt.o()));
+  const Projections p = register_projections(*this, opt);
+  fc_q = p.fc_q, fc_k = p.fc_k, fc_v = p.fc_v, fc_o = p.fc_o;
   // The README divides by √d_k, the width of one head's queries; the seed's code divides
   // by √dim_a, the width of all heads together: kept as the scale_by_total_width option.
   const double width = opt.scale_by_total_width ? double(opt.a()) : double(opt.a() / opt.num_heads);
@@ -38,13 +24,20 @@ Tensor MultiHeadAttention::forward(const Tensor& q, const Tensor& k, const Tenso
               "MultiHeadAttention: q, k, v must be [B, Tq, dim_q], [B, Tk, dim_k], [B, Tk, dim_v], got ",
               str(q.shape()), ", ", str(k.shape()), ", ", str(v.shape()));
   const int64_t B = q.size(0), Tq = q.size(1), Tk = k.size(1), NH = options.num_heads;
-  Tensor m = keep_mask_4d(keep, B, Tq, Tk, causal, q.dtype(), "MultiHeadAttention");
+  ATTIC_CHECK(!causal || Tq == Tk, "MultiHeadAttention: causal attention needs as many queries as keys, got Tq = ",
+              Tq, " and Tk = ", Tk);
   Tensor qh = split_heads(fc_q->forward(q), NH);  // [B, NH, Tq, dim_a/NH]
   Tensor kh = split_heads(fc_k->forward(k), NH);  // [B, NH, Tk, dim_a/NH]
   Tensor vh = split_heads(fc_v->forward(v), NH);  // [B, NH, Tk, dim_o/NH]
   Tensor w;
-  Tensor o = scaled_dot_product_attention(qh, kh, vh, m, scale, options.dropout, is_training(),
-                                          record_weights ? &w : nullptr);
+  Tensor o = scaled_dot_product_attention(
+      qh, kh, vh,
+      {.attn_mask = keep_mask_4d(keep, B, Tq, Tk, false, q.dtype(), "MultiHeadAttention"),
+       .is_causal = causal,
+       .scale = scale,
+       .dropout_p = is_training() ? options.dropout : 0.0,
+       .masked_logit = kMaskedLogit,
+       .weights = record_weights ? &w : nullptr});  // [B, NH, Tq, dim_o/NH]
   if (record_weights) last_weights = w;
   return fc_o->forward(merge_heads(o));
 }

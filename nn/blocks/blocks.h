@@ -11,4 +11,4 @@
 #include "nn/attention/linear_attention.h"
 #include "nn/attention/multi_head_attention.h"
 #include "nn/attention/positional_encoding.h"
-#include "nn/attention/scaled_dot_product.h"
+#include "nn/attention/keep_mask.h"

@@ -2,6 +2,7 @@
 //   cpu_backend.cpp  memory (a caching allocator), host copies, backend_for()
 //   elementwise.cpp  fill, copy, unary, binary, where
 //   reduce.cpp       reduce, arg_reduce, sum_squares, cumsum
+//   scan.cpp         decayed_cumsum (scan.h: its naive reference)
 //   matmul.cpp       matmul (through gemm.h)
 //   softmax.cpp      softmax, log_softmax, tril
 //   layer_norm.cpp   layer_norm and its backward
@@ -65,6 +66,8 @@ class CpuBackend final : public Backend {
                   int64_t dim) override;
   double sum_squares(const KTensor& in) override;
   void cumsum(const KTensor& out, const KTensor& in, int64_t dim) override;
+  void decayed_cumsum(const KTensor& out, const KTensor& in, const KTensor& r, int64_t dim,
+                      bool reverse) override;
 
   void matmul(const KTensor& out, const KTensor& a, const KTensor& b) override;
   void softmax(const KTensor& out, const KTensor& in, bool log) override;

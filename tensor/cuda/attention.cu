@@ -198,9 +198,9 @@ void CudaBackend::attention(const KTensor& out, const KTensor& att, const KTenso
 }
 
 // dq, dk, dv: shaped like q, k, v, unit column stride; dout [*, Tq, hv] any strides; att = P.
-// With dS the gradient of the scaled scores:
-//   dv = Pᵀ dout;  dP = dout vᵀ;  dS = P ⊙ (dP - rowsum(dP ⊙ P)) · scale  (softmax backward);
-//   dq = dS k;  dk = dSᵀ q.
+// The derivative of tensor/ops/attention.cpp (head comment, beside AttentionBackward), with
+// the scale folded into dS:
+//   dv = Pᵀ dout;  dP = dout vᵀ;  dS = P ⊙ (dP - rowsum(dP ⊙ P)) · scale;  dq = dS k;  dk = dSᵀ q.
 // causal is not needed here: the masked entries' P = 0 gives their dS = 0, and cuBLAS forms
 // the full products rather than skip triangles (the CPU kernel skips them).
 void CudaBackend::attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,

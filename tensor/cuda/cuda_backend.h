@@ -2,7 +2,7 @@
 //   cuda_backend.cpp  the device query, backend_for(), host <-> device copies
 //   allocator.cpp     the caching device allocator (and its guard-byte debug mode)
 //   elementwise.cu    fill, copy, unary, binary, where
-//   reduce.cu         reduce, arg_reduce, sum_squares, cumsum
+//   reduce.cu         reduce, arg_reduce, sum_squares, cumsum, decayed_cumsum
 //   matmul.cu         matmul through cuBLAS (strided batched), or the tiled kernel;
 //                     gemm_strided_batched, the cuBLAS call that attention.cu shares
 //   matmul_tiled.cu   the readable tiled shared-memory matmul kernel
@@ -88,6 +88,8 @@ class CudaBackend final : public Backend {
                   int64_t dim) override;
   double sum_squares(const KTensor& in) override;
   void cumsum(const KTensor& out, const KTensor& in, int64_t dim) override;
+  void decayed_cumsum(const KTensor& out, const KTensor& in, const KTensor& r, int64_t dim,
+                      bool reverse) override;
 
   void matmul(const KTensor& out, const KTensor& a, const KTensor& b) override;
   void softmax(const KTensor& out, const KTensor& in, bool log) override;

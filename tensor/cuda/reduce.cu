@@ -107,6 +107,26 @@ __global__ void cumsum_kernel(Indexer<2> ix, int64_t nlines, int64_t n, int64_t 
   }
 }
 
+// The decayed prefix sum, one thread per line along dim as cumsum_kernel:
+//   out_t = in_t + r_t out_{t−1}  (reverse: out_t = in_t + r_{t+1} out_{t+1}).
+template <class T>
+__global__ void decayed_cumsum_kernel(Indexer<3> ix, int64_t nlines, int64_t n, int64_t so,
+                                      int64_t si, int64_t sr, bool reverse, T* out,
+                                      const T* in, const T* r) {
+  for (int64_t l = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; l < nlines;
+       l += int64_t(gridDim.x) * blockDim.x) {
+    int64_t off[3];
+    ix.offsets(l, off);
+    T acc = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t t = reverse ? n - 1 - k : k;
+      const T decay = k == 0 ? T(0) : r[off[2] + (reverse ? t + 1 : t) * sr];
+      acc = in[off[1] + t * si] + decay * acc;
+      out[off[0] + t * so] = acc;
+    }
+  }
+}
+
 }  // namespace
 
 // out has in's rank with size 1 on every reduced dim.
@@ -191,6 +211,25 @@ void CudaBackend::cumsum(const KTensor& out, const KTensor& in, int64_t dim) {
                                                        in.ptr<T>());
   });
   check_launch("cumsum_kernel");
+}
+
+void CudaBackend::decayed_cumsum(const KTensor& out, const KTensor& in, const KTensor& r,
+                                 int64_t dim, bool reverse) {
+  if (in.numel() == 0) return;
+  const int64_t n = in.shape[size_t(dim)];
+  std::vector<int64_t> lines = in.shape;
+  lines[size_t(dim)] = 1;  // one thread per line along dim
+  int64_t nlines = 1;
+  for (int64_t s : lines) nlines *= s;
+  const auto ix =
+      make_indexer<3>("decayed_cumsum", lines, {&out.strides, &in.strides, &r.strides});
+  dispatch_floating(in.dtype, [&](auto z) {
+    using T = decltype(z);
+    decayed_cumsum_kernel<T><<<blocks_for(nlines), kThreads>>>(
+        ix, nlines, n, out.strides[size_t(dim)], in.strides[size_t(dim)], r.strides[size_t(dim)],
+        reverse, out.ptr<T>(), in.ptr<T>(), r.ptr<T>());
+  });
+  check_launch("decayed_cumsum_kernel");
 }
 
 }  // namespace attic::cuda

@@ -1,4 +1,4 @@
-// nn/attention: scaled dot-product attention and its masks, MultiHeadAttention, ScaleNorm,
+// nn/attention: the keep masks with scaled_dot_product_attention, MultiHeadAttention, ScaleNorm,
 // the feed-forward and the positional encoding (SPEC §2a, the checks of §2d).
 #include <cmath>
 
@@ -7,7 +7,7 @@
 #include "nn/attention/multi_head_attention.h"
 #include "nn/attention/positional_encoding.h"
 #include "nn/attention/scale_norm.h"
-#include "nn/attention/scaled_dot_product.h"
+#include "nn/attention/keep_mask.h"
 
 using namespace attic;
 using namespace attic::testing;
@@ -30,12 +30,13 @@ TEST_CASE("scaled dot-product attention by hand", "[nn][attention]") {
   //   out = 0.731059 [1, 2] + 0.268941 [3, 4] = [1.537883, 2.537883]
   Tensor q = tensor({{{{1, 0}}}}), k = tensor({{{{1, 0}, {0, 1}}}}), v = tensor({{{{1, 2}, {3, 4}}}});
   Tensor w;
-  Tensor out = nn::scaled_dot_product_attention(q, k, v, Tensor(), 1.0, 0.0, false, &w);
+  Tensor out = scaled_dot_product_attention(q, k, v, {.scale = 1.0, .weights = &w});
   CHECK_THAT(values(w), ApproxValues({0.731059, 0.268941}, 1e-5));
   CHECK_THAT(values(out), ApproxValues({1.537883, 2.537883}, 1e-5));
   // keep = [0, 1]: all weight on key 2 -> out = v_2
   Tensor keep = nn::keep_mask_4d(tensor({{0, 1}}), 1, 1, 2, false, kFloat32, "test");
-  CHECK_THAT(values(nn::scaled_dot_product_attention(q, k, v, keep, 1.0)), ApproxValues({3, 4}));
+  CHECK_THAT(values(scaled_dot_product_attention(q, k, v, {.attn_mask = keep, .scale = 1.0})),
+             ApproxValues({3, 4}));
 }
 
 TEST_CASE("a fully masked row gives the mean of V, and the causal mask hides later keys",
@@ -43,12 +44,12 @@ TEST_CASE("a fully masked row gives the mean of V, and the causal mask hides lat
   Tensor q = randn({2, 1, 3, 4}), k = randn({2, 1, 3, 4}), v = randn({2, 1, 3, 5});
   // batch item 0 keeps nothing, item 1 keeps everything
   Tensor keep = nn::keep_mask_4d(tensor({{0, 0, 0}, {1, 1, 1}}), 2, 3, 3, false, kFloat32, "t");
-  Tensor out = nn::scaled_dot_product_attention(q, k, v, keep, 0.5);
+  Tensor out = scaled_dot_product_attention(
+      q, k, v, {.attn_mask = keep, .scale = 0.5, .masked_logit = nn::kMaskedLogit});
   Tensor mean_v = mean(v.narrow(0, 0, 1), {2}, true).expand({1, 1, 3, 5});
   CHECK(max_abs_diff(out.narrow(0, 0, 1), mean_v) < 1e-6);
   // causal: query 0 sees only key 0, so its output is v_0 exactly
-  Tensor causal = nn::keep_mask_4d(Tensor(), 2, 3, 3, true, kFloat32, "t");
-  Tensor c = nn::scaled_dot_product_attention(q, k, v, causal, 0.5);
+  Tensor c = scaled_dot_product_attention(q, k, v, {.is_causal = true, .scale = 0.5});
   CHECK(max_abs_diff(c.narrow(2, 0, 1), v.narrow(2, 0, 1)) < 1e-6);
 }
 
@@ -71,6 +72,29 @@ TEST_CASE("MultiHeadAttention: shapes with separate widths, scale options, bad m
         "MultiHeadAttention: dim_a = 6 and dim_o = 6 must be multiples of num_heads = 4");
   CHECK(error_message([&] { nn::parse_attention_kind("flash"); }) ==
         "attention must be softmax, linear_elu or linear_exp, got 'flash'");
+}
+
+TEST_CASE("attention names: one list, each name round-trips, one message",
+          "[nn][attention]") {
+  CHECK(nn::attention_kind_names() == "softmax, linear_elu or linear_exp");
+  for (const auto kind : {nn::AttentionKind::Softmax, nn::AttentionKind::LinearElu,
+                          nn::AttentionKind::LinearExp})
+    CHECK(nn::parse_attention_kind(nn::attention_kind_name(kind)) == kind);
+}
+
+TEST_CASE("MultiHeadAttention: causal without a mask is the fused kernel, with one the composed ops",
+          "[nn][attention][mha]") {
+  manual_seed(17);
+  nn::MultiHeadAttention mha(opts(8, 2));
+  mha.record_weights = true;
+  const Tensor x = randn({2, 5, 8});
+  const Tensor fused = mha(x, x, x, Tensor(), true);
+  const Tensor w_fused = mha.last_weights;
+  // an all-ones keep mask drops nothing, but sends the call down the composed path
+  const Tensor composed = mha(x, x, x, ones({2, 5}), true);
+  CHECK(max_abs_diff(fused, composed) < 1e-6);
+  CHECK(max_abs_diff(w_fused, mha.last_weights) < 1e-6);
+  CHECK(values(w_fused.select(2, 0).narrow(2, 1, 4)) == std::vector<double>(2 * 2 * 4, 0.0));
 }
 
 TEST_CASE("MultiHeadAttention is equivariant to query permutations and invariant to key-value permutations",

@@ -106,3 +106,29 @@ TEST_CASE("linear attention passes gradcheck in both feature maps, causal or not
                     in));
   }
 }
+
+TEST_CASE("causal exp linear attention: a huge future key changes no earlier output",
+          "[nn][linear_attention][causal]") {
+  // Identity projections, one head of width 2, so that a key is the token itself. Keys of
+  // order 1, then k_t0 = [200, 0] at t0 = 4: with a shift taken over the whole sequence,
+  // e^(k − 200) = 0 for every earlier key and outputs 0..3 became 0/0 -> 0.
+  nn::LinearAttention la(opts(2, 1), nn::FeatureMap::Exp);
+  for (auto* fc : {la.fc_q.get(), la.fc_k.get(), la.fc_v.get(), la.fc_o.get()})
+    set_values(fc->weight, tensor({{1, 0}, {0, 1}}));
+  manual_seed(21);
+  const Tensor x = randn({2, 6, 2});
+  const Tensor y = la(x, x, x, Tensor(), true);
+  Tensor k = x.clone();
+  { NoGradGuard g; k.narrow(1, 4, 1).select(2, 0).fill_(200.0); }
+  const Tensor y2 = la(x, k, x, Tensor(), true);
+  CHECK(max_abs_diff(y2.narrow(1, 0, 4), y.narrow(1, 0, 4)) < 1e-6);
+  // and they equal the RNN form and the explicit kernel form on the same inputs
+  nn::LinearAttention::State st;
+  for (int64_t t = 0; t < 6; ++t)
+    CHECK(max_abs_diff(la.step(st, x.select(1, t), k.select(1, t), x.select(1, t)), y2.select(1, t)) <
+          1e-5);
+  // (the unshifted kernel form overflows at k = 200: it is compared before the big key)
+  CHECK(max_abs_diff(y2.narrow(1, 0, 4),
+                     la.forward_reference(x, x, x, Tensor(), true).narrow(1, 0, 4)) < 1e-5);
+  CHECK(std::isfinite(sum(y2).item<double>()));
+}

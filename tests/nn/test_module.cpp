@@ -1,5 +1,6 @@
 // nn::Module: registration and its errors, dotted names, tied tensors, modes, grads,
 // devices, state dicts.
+#include "devices.h"
 #include "helpers.h"
 #include "nn/nn.h"
 
@@ -237,6 +238,46 @@ TEST_CASE("to(CPU) is a no-op and to(CUDA) throws in a CPU-only build", "[nn][mo
   CHECK(m.w.device() == Device::CPU);
   CHECK_THAT(values(m.w), ApproxValues({1, 2, 3, 4, 5, 6}));
 #endif
+}
+
+// A module with a persistent buffer "count" and a non-persistent one "cache".
+struct WithCache : nn::Module {
+  Tensor count, cache;
+  WithCache() {
+    count = register_buffer("count", zeros({1}));
+    cache = register_buffer("cache", tensor({1, 2, 3}), /*persistent=*/false);
+  }
+};
+
+TEST_CASE("a non-persistent buffer is a buffer but not in the state dict", "[nn][module]") {
+  auto m = std::make_shared<WithCache>();
+  struct Holder : nn::Module {
+    std::shared_ptr<WithCache> child;
+    explicit Holder(std::shared_ptr<WithCache> c) { child = register_module("child", c); }
+  } holder(m);
+  CHECK(names(holder.named_buffers()) == std::vector<std::string>{"child.count", "child.cache"});
+  CHECK(keys(holder.state_dict()) == std::vector<std::string>{"child.count"});
+  // a dict without it loads strictly, and one with it is rejected
+  holder.load_state_dict({{"child.count", ones({1})}});
+  CHECK_THAT(values(m->count), ApproxValues({1}));
+  CHECK(error_message([&] {
+    holder.load_state_dict({{"child.count", ones({1})}, {"child.cache", zeros({3})}});
+  }) == "load_state_dict: unexpected key 'child.cache' (the module has no such parameter or buffer)");
+  CHECK_THAT(values(m->cache), ApproxValues({1, 2, 3}));
+}
+
+TEST_CASE("to(device) moves parameters and both kinds of buffers, in place", "[nn][module][devices]") {
+  for (const Device d : available_devices()) {
+    WithCache m;
+    const Tensor cache = m.cache;
+    m.to(d);
+    CHECK(m.count.device() == d);
+    CHECK(m.cache.device() == d);
+    CHECK(cache.device() == d);  // the handle held elsewhere followed the move
+    CHECK_THAT(values(m.cache.to(Device::CPU)), ApproxValues({1, 2, 3}));
+    m.to(Device::CPU);
+    CHECK(m.cache.device() == Device::CPU);
+  }
 }
 
 // ---------------------------------------------------------------- state dicts

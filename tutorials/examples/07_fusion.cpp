@@ -51,7 +51,7 @@ int main() {
     // Bytes of storage in use at the peak of forward + backward, beyond the inputs.
     const size_t before = cpu::live_bytes();
     cpu::reset_peak_bytes();
-    Tensor y = fused ? scaled_dot_product_attention(q, k, v, /*is_causal=*/true)
+    Tensor y = fused ? scaled_dot_product_attention(q, k, v, {.is_causal = true})
                      : composed(q, k, v);
     const int nodes = count_nodes(y);
     sum(y * w).backward();

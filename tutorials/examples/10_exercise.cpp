@@ -7,7 +7,6 @@
 #include <iostream>
 
 #include "nn/attention/linear_attention.h"
-#include "nn/attention/scaled_dot_product.h"
 #include "tensor/threads.h"
 
 using namespace attic;
@@ -15,9 +14,9 @@ using namespace attic;
 // x [B, T, d] -> [B, T, d]
 Tensor my_causal_linear_attention(nn::LinearAttention& la, const Tensor& x) {
   const int64_t NH = la.options.num_heads, T = x.size(1);
-  Tensor q = nn::split_heads(elu(la.fc_q->forward(x)) + 1.0, NH);  // [B, NH, T, dk]
-  Tensor k = nn::split_heads(elu(la.fc_k->forward(x)) + 1.0, NH);
-  Tensor v = nn::split_heads(la.fc_v->forward(x), NH);             // [B, NH, T, dv]
+  Tensor q = split_heads(elu(la.fc_q->forward(x)) + 1.0, NH);  // [B, NH, T, dk]
+  Tensor k = split_heads(elu(la.fc_k->forward(x)) + 1.0, NH);
+  Tensor v = split_heads(la.fc_v->forward(x), NH);             // [B, NH, T, dv]
   Tensor S = zeros({x.size(0), NH, k.size(3), v.size(3)});
   Tensor z = zeros({x.size(0), NH, 1, k.size(3)});
   std::vector<Tensor> outs;
@@ -27,7 +26,7 @@ Tensor my_causal_linear_attention(nn::LinearAttention& la, const Tensor& x) {
     z = z + kt;
     outs.push_back(matmul(qt, S) / sum(qt * z, {-1}, true));  // [B, NH, 1, dv]
   }
-  return la.fc_o->forward(nn::merge_heads(cat(outs, 2)));
+  return la.fc_o->forward(merge_heads(cat(outs, 2)));
 }
 
 int main() {

@@ -218,7 +218,7 @@ TEST_CASE("parity: fused scaled_dot_product_attention, causal and not, forward a
   manual_seed(9);
   auto sdpa = [](bool causal) {
     return [causal](const std::vector<Tensor>& v) {
-      return scaled_dot_product_attention(v[0], v[1], v[2], causal);
+      return scaled_dot_product_attention(v[0], v[1], v[2], {.is_causal = causal});
     };
   };
   // [*, T, hs] contiguous: the heads collapse into one cuBLAS batch
@@ -230,7 +230,7 @@ TEST_CASE("parity: fused scaled_dot_product_attention, causal and not, forward a
   auto gpt = [](bool causal) {
     return [causal](const std::vector<Tensor>& v) {
       auto heads = [](const Tensor& x) { return x.reshape({2, 9, 3, 4}).transpose(1, 2); };
-      return scaled_dot_product_attention(heads(v[0]), heads(v[1]), heads(v[2]), causal);
+      return scaled_dot_product_attention(heads(v[0]), heads(v[1]), heads(v[2]), {.is_causal = causal});
     };
   };
   const Tensor q = leaf32({2, 9, 12}), k = leaf32({2, 9, 12}), v = leaf32({2, 9, 12});
@@ -241,7 +241,7 @@ TEST_CASE("parity: fused scaled_dot_product_attention, causal and not, forward a
   auto cross = [](bool causal) {
     return [causal](const std::vector<Tensor>& v) {
       return scaled_dot_product_attention(v[0], v[1].expand({2, 3, 6, 8}),
-                                          v[2].expand({2, 3, 6, 5}), causal);
+                                          v[2].expand({2, 3, 6, 5}), {.is_causal = causal});
     };
   };
   const Tensor qc = leaf32({2, 3, 4, 8}), kc = leaf32({2, 1, 6, 8}), vc = leaf32({2, 1, 6, 5});
