@@ -14,7 +14,7 @@ CausalSelfAttention::CausalSelfAttention(const GPTConfig& cfg)
 }
 
 Tensor CausalSelfAttention::future_mask(int64_t T) {
-  if (!mask_.defined() || mask_.size(0) < T) mask_ = triu(ones({T, T}), 1);
+  if (!mask_.defined() || mask_.size(0) < T) mask_ = triu(ones({T, T}, kBool), 1);
   return mask_.narrow(0, 0, T).narrow(1, 0, T);
 }
 

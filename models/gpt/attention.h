@@ -25,7 +25,7 @@ class CausalSelfAttention : public nn::UnaryModule {
  private:
   // q, k, v [B, NH, T, hs] -> softmax(mask(q kᵀ / √hs)) v, in separate ops
   Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v);
-  Tensor future_mask(int64_t T);  // [T, T], 1 above the diagonal (t' > t)
+  Tensor future_mask(int64_t T);  // [T, T] bool, true above the diagonal (t' > t)
   Tensor mask_;                   // cached for the largest T seen
 };
 

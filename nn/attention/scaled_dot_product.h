@@ -10,10 +10,10 @@ namespace attic::nn {
 Tensor split_heads(const Tensor& x, int64_t num_heads);
 Tensor merge_heads(const Tensor& x);
 
-// The keep mask (nonzero = attend) as a 0/1 tensor in dtype that broadcasts against
+// The bool keep mask (true = attend) as a 0/1 tensor in dtype that broadcasts against
 // [B, NH, Tq, Tk]: [B, Tk] -> [B, 1, 1, Tk], [B, Tq, Tk] -> [B, 1, Tq, Tk]; causal ANDs in
 // the lower triangle (key j <= query i). Undefined when there is neither mask nor causal.
-// Throws attic::Error, naming who, for a shape that is not one of those.
+// Throws attic::Error, naming who, for a mask that is not bool or not of those shapes.
 Tensor keep_mask_4d(const Tensor& keep, int64_t B, int64_t Tq, int64_t Tk, bool causal,
                     DType dtype, const char* who);
 

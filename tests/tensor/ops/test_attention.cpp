@@ -20,7 +20,7 @@ namespace {
 Tensor composed(const Tensor& q, const Tensor& k, const Tensor& v, bool causal, double scale) {
   Tensor att = matmul(q, k.transpose(-2, -1)) * scale;
   if (causal) {
-    const Tensor mask = triu(ones({q.size(-2), k.size(-2)}, q.dtype()), 1);
+    const Tensor mask = triu(ones({q.size(-2), k.size(-2)}, kBool), 1);
     att = masked_fill(att, mask, -std::numeric_limits<double>::infinity());
   }
   return matmul(softmax(att, -1), v);
