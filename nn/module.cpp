@@ -137,12 +137,22 @@ StateDict Module::state_dict() const {
 
 void Module::load_state_dict(const StateDict& dict, bool strict) {
   const StateDict mine = state_dict();
+  // Tied tensors: one TensorImpl under several names (GPT's lm_head.weight is
+  // transformer.wte.weight). They hold one value, so any one of the names sets it: files
+  // written without duplicates (safetensors' save_model, Hugging Face's save_pretrained)
+  // keep only one of them, and the module's tie stands because values are copied into it.
+  std::map<const TensorImpl*, std::vector<std::string>> names_of;
+  for (const auto& [name, t] : mine) names_of[t.impl()].push_back(name);
+  auto in_dict = [&](const std::string& name) { return dict.count(name) > 0; };
   if (strict) {
     for (const auto& [name, t] : dict)
       ATTIC_CHECK(mine.count(name), "load_state_dict: unexpected key '", name,
                   "' (the module has no such parameter or buffer)");
-    for (const auto& [name, t] : mine)
-      ATTIC_CHECK(dict.count(name), "load_state_dict: missing key '", name, "'");
+    for (const auto& [name, t] : mine) {
+      const std::vector<std::string>& tied = names_of[t.impl()];
+      ATTIC_CHECK(std::any_of(tied.begin(), tied.end(), in_dict), "load_state_dict: missing key '",
+                  name, "'", tied.size() > 1 ? " (nor any name tied to it)" : "");
+    }
   }
   // Every check before the first copy: a failed load leaves the module as it was.
   for (const auto& [name, dst] : mine) {
@@ -155,11 +165,24 @@ void Module::load_state_dict(const StateDict& dict, bool strict) {
     ATTIC_CHECK(src.dtype() == dst.dtype(), "load_state_dict: '", name, "' has dtype ",
                 dtype_name(src.dtype()), " in the dict but ", dtype_name(dst.dtype()),
                 " in the module");
+    // Two names of one tied tensor must bring one value, or which one won would depend
+    // on the order of the names.
+    for (const std::string& other : names_of[dst.impl()]) {
+      auto o = dict.find(other);
+      if (other >= name || o == dict.end() || o->second.is_same(src)) continue;
+      NoGradGuard no_grad;
+      const Tensor differ = ne(src.detach().to(Device::CPU), o->second.detach().to(Device::CPU));
+      ATTIC_CHECK(sum(differ).item<int64_t>() == 0, "load_state_dict: '", other, "' and '",
+                  name, "' are one tied tensor in the module but differ in the dict");
+    }
   }
   NoGradGuard no_grad;
+  std::vector<const TensorImpl*> done;  // a tied tensor is copied once
   for (const auto& [name, dst] : mine) {
     auto it = dict.find(name);
     if (it == dict.end()) continue;
+    if (std::find(done.begin(), done.end(), dst.impl()) != done.end()) continue;
+    done.push_back(dst.impl());
     Tensor d = dst;
     d.copy_(it->second.to(dst.device()));
   }

@@ -66,7 +66,10 @@ class Module {
   // Every parameter and persistent buffer by dotted name. Tied tensors appear under each of their
   // names, as in PyTorch, so that the dict loads into a model that expects each name.
   StateDict state_dict() const;
-  // Copies values in. strict: the names must match exactly. Shapes and dtypes must match.
+  // Copies values in. strict: every name of the dict must be the module's, and every name
+  // of the module must be in the dict, except that of tied names (one tensor, such as GPT's
+  // lm_head.weight and transformer.wte.weight) one is enough; tied names given twice must
+  // hold equal values. Shapes and dtypes must match. Tied tensors stay tied.
   void load_state_dict(const StateDict& dict, bool strict = true);
 
   // Number of elements over named_parameters() (tied tensors count once).

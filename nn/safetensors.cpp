@@ -23,12 +23,13 @@ static const char* safetensors_dtype(DType d) {
     case DType::Float32: return "F32";
     case DType::Float64: return "F64";
     case DType::Int64: return "I64";
+    case DType::Bool: return "BOOL";
   }
   return "?";
 }
 
 static bool parse_dtype(const std::string& s, DType& out) {
-  for (DType d : {DType::Float32, DType::Float64, DType::Int64}) {
+  for (DType d : {DType::Float32, DType::Float64, DType::Int64, DType::Bool}) {
     if (s == safetensors_dtype(d)) {
       out = d;
       return true;
@@ -145,7 +146,7 @@ Entry parse_entry(const std::string& where, const std::string& name, const json:
   const json::Value& dtype = v.at("dtype");
   ATTIC_CHECK(dtype.is_string(), what, "has dtype ", json::dump(dtype), ", not a string");
   ATTIC_CHECK(parse_dtype(dtype.as_string(), e.dtype), what, "has dtype '", dtype.as_string(),
-              "', which attic cannot read (it reads F32, F64 and I64)");
+              "', which attic cannot read (it reads F32, F64, I64 and BOOL)");
 
   const json::Value& shape = v.at("shape");
   const bool shape_ok = shape.is_array() && std::all_of(
@@ -186,6 +187,15 @@ Entry parse_entry(const std::string& where, const std::string& name, const json:
   ATTIC_CHECK(e.end <= buffer_size, what, "has data_offsets [", e.begin, ", ", e.end,
               "], past the end of the ", buffer_size, "-byte buffer");
   return e;
+}
+
+// A BOOL element is one byte, 0 or 1 (NumPy's and PyTorch's bool). Any other byte would be
+// a C++ bool holding neither false nor true, which no kernel is written for: refused.
+void check_bool_bytes(const std::string& where, const std::string& name, const Tensor& t) {
+  const auto* bytes = static_cast<const unsigned char*>(t.raw_data());
+  for (int64_t i = 0; i < t.numel(); ++i)
+    ATTIC_CHECK(bytes[i] <= 1, where, "tensor '", name, "' of dtype BOOL holds the byte ",
+                int(bytes[i]), " at element ", i, "; a BOOL byte must be 0 or 1");
 }
 
 }  // namespace
@@ -266,6 +276,7 @@ SafetensorsFile load_safetensors(const std::string& path) {
       read(static_cast<char*>(t.raw_data()), e.end - e.begin);
       swap_if_big_endian(static_cast<char*>(t.raw_data()), t.numel(), dtype_size(e.dtype));
     }
+    if (e.dtype == DType::Bool) check_bool_bytes(where, e.name, t);
     out.tensors.emplace(e.name, t);
   }
   return out;

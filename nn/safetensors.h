@@ -11,7 +11,7 @@
 //   nn::save(model, "ckpt.safetensors", {{"step", "1000"}});
 //   auto metadata = nn::load(model, "ckpt.safetensors");
 //
-// attic reads and writes F32, F64 and I64. Loading checks every field, offset and length
+// attic reads and writes F32, F64, I64 and BOOL. Loading checks every field, offset and length
 // and throws attic::Error naming the file and the problem; no input can make it read out
 // of bounds.
 #pragma once

@@ -60,6 +60,8 @@ class Backend {
   virtual void fill(const KTensor& out, double value) = 0;
   virtual void copy(const KTensor& out, const KTensor& in) = 0;  // converts dtype if they differ
   virtual void unary(UnaryOp op, const KTensor& out, const KTensor& in, double p0, double p1) = 0;
+  // a and b share one dtype, which out has too, except that a comparison (Gt ... Ne) writes
+  // bool. On bool a and b: Add and Maximum are OR, Mul and Minimum AND, Pow is a OR NOT b.
   virtual void binary(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) = 0;
   // out = cond != 0 ? a : b
   virtual void where(const KTensor& out, const KTensor& cond, const KTensor& a,

@@ -19,7 +19,9 @@
 
 namespace attic {
 
-// ---- arithmetic (ops/arith.cpp): out = a ∘ b with broadcasting
+// ---- arithmetic (ops/arith.cpp): out = a ∘ b with broadcasting. A bool operand takes the
+//      other's dtype (float32 beside a scalar), as in PyTorch; bool + bool is OR, bool *
+//      bool is AND.
 Tensor add(const Tensor& a, const Tensor& b);
 Tensor sub(const Tensor& a, const Tensor& b);
 Tensor mul(const Tensor& a, const Tensor& b);
@@ -40,7 +42,7 @@ inline Tensor operator-(const Tensor& a, double b) { return sub(a, b); }
 inline Tensor operator*(const Tensor& a, double b) { return mul(a, b); }
 inline Tensor operator/(const Tensor& a, double b) { return div(a, b); }
 inline Tensor operator+(double a, const Tensor& b) { return add(b, a); }
-inline Tensor operator-(double a, const Tensor& b) { return add(neg(b), a); }
+Tensor operator-(double a, const Tensor& b);  // 1.0 - mask works on a bool mask too
 inline Tensor operator*(double a, const Tensor& b) { return mul(b, a); }
 Tensor operator/(double a, const Tensor& b);
 
@@ -71,11 +73,12 @@ Tensor clamp(const Tensor& x, double min, double max);
 Tensor maximum(const Tensor& a, const Tensor& b);
 Tensor minimum(const Tensor& a, const Tensor& b);
 
-// ---- selection (ops/where.cpp)
-Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);  // cond != 0 ? a : b
-Tensor masked_fill(const Tensor& x, const Tensor& mask, double value);  // mask != 0 -> value
+// ---- selection (ops/where.cpp): cond and mask are bool, as in PyTorch
+Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);  // cond ? a : b
+Tensor masked_fill(const Tensor& x, const Tensor& mask, double value);  // mask ? value : x
 
-// ---- comparisons (ops/compare.cpp): 1 where true, 0 where false, in a's dtype; no gradient
+// ---- comparisons (ops/compare.cpp): bool tensors, true where the relation holds; no
+//      gradient. A bool operand beside another dtype is promoted to it first.
 Tensor gt(const Tensor& a, const Tensor& b);
 Tensor lt(const Tensor& a, const Tensor& b);
 Tensor ge(const Tensor& a, const Tensor& b);
@@ -89,7 +92,13 @@ Tensor le(const Tensor& a, double b);
 Tensor eq(const Tensor& a, double b);
 Tensor ne(const Tensor& a, double b);
 
-// ---- reductions (ops/reduce.cpp)
+// ---- logic (ops/logical.cpp): any dtype in, nonzero = true; bool out; no gradient
+Tensor logical_not(const Tensor& x);
+Tensor logical_and(const Tensor& a, const Tensor& b);
+Tensor logical_or(const Tensor& a, const Tensor& b);
+Tensor logical_xor(const Tensor& a, const Tensor& b);
+
+// ---- reductions (ops/reduce.cpp). The sum of a bool tensor counts its trues, in int64.
 Tensor sum(const Tensor& x);  // over everything, 0-d result
 Tensor sum(const Tensor& x, const std::vector<int64_t>& dims, bool keepdim = false);
 Tensor mean(const Tensor& x);
@@ -116,7 +125,7 @@ Tensor var(const Tensor& x, const std::vector<int64_t>& dims, int64_t correction
 Tensor var(const Tensor& x, std::initializer_list<int64_t> dims, int64_t correction = 1,
            bool keepdim = false);
 
-// ---- prefix sums (ops/cumsum.cpp)
+// ---- prefix sums (ops/cumsum.cpp); of a bool tensor, in int64
 Tensor cumsum(const Tensor& x, int64_t dim);
 // ---- decayed prefix sums (ops/decayed_cumsum.cpp): along dim, y_t = x_t + r_t ⊙ y_{t−1}
 //      (reverse: y_t = x_t + r_{t+1} ⊙ y_{t+1}); r broadcasts to x's shape. r = 1 is cumsum.
@@ -133,8 +142,8 @@ Tensor log_softmax(const Tensor& x, int64_t dim);
 //      F.scaled_dot_product_attention, softmax(q kᵀ · scale, masked) v (Vaswani et al. 2017,
 //      eq. 1). q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] -> [*, Tq, hv].
 struct SdpaOptions {
-  // Keep mask, broadcasting against [*, Tq, Tk]: nonzero = attend, 0 = drop (the logit of a
-  // dropped key becomes masked_logit). A float 0/1 tensor; undefined = keep every key.
+  // Keep mask, bool, broadcasting against [*, Tq, Tk]: true = attend, false = drop (the
+  // logit of a dropped key becomes masked_logit). Undefined = keep every key.
   Tensor attn_mask = {};
   bool is_causal = false;        // also drop key j > query i (top-left aligned, as PyTorch)
   std::optional<double> scale = std::nullopt;  // default 1/√hs

@@ -2,6 +2,7 @@
 //   tensor([[1.0000, 2.5000],
 //           [3.0000, 4.0000]], requires_grad=true)
 //   tensor([3.], grad_fn=<AddBackward>)
+//   tensor([ true, false])          bool, in C++'s words, as requires_grad=true is
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -17,7 +18,7 @@ constexpr int64_t kSummarizeAbove = 1000;  // elements; bigger tensors print "..
 constexpr int64_t kEdgeItems = 3;
 
 struct Formatter {
-  enum Mode { Integer, WholeFloat, Fixed, Scientific } mode = Fixed;
+  enum Mode { Boolean, Integer, WholeFloat, Fixed, Scientific } mode = Fixed;
   int width = 1;
 
   std::string format(double v) const {
@@ -25,6 +26,7 @@ struct Formatter {
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
     switch (mode) {
+      case Boolean: return v != 0 ? "true" : "false";
       case Integer: std::snprintf(buf, sizeof buf, "%lld", (long long)v); break;
       case WholeFloat: std::snprintf(buf, sizeof buf, "%.0f.", v); break;
       case Fixed: std::snprintf(buf, sizeof buf, "%.4f", v); break;
@@ -38,7 +40,9 @@ struct Formatter {
 // very large or very small magnitudes switch to scientific notation.
 Formatter choose_format(const std::vector<double>& v, DType dtype) {
   Formatter f;
-  if (dtype == DType::Int64) {
+  if (dtype == DType::Bool) {
+    f.mode = Formatter::Boolean;
+  } else if (dtype == DType::Int64) {
     f.mode = Formatter::Integer;
   } else {
     bool whole = true;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "autograd/node.h"
 #include "tensor/backend.h"
@@ -117,12 +118,15 @@ T Tensor::item() const {
 template float* Tensor::data_ptr<float>() const;
 template double* Tensor::data_ptr<double>() const;
 template int64_t* Tensor::data_ptr<int64_t>() const;
+template bool* Tensor::data_ptr<bool>() const;
 template std::vector<float> Tensor::to_vector<float>() const;
 template std::vector<double> Tensor::to_vector<double>() const;
 template std::vector<int64_t> Tensor::to_vector<int64_t>() const;
+template std::vector<bool> Tensor::to_vector<bool>() const;
 template float Tensor::item<float>() const;
 template double Tensor::item<double>() const;
 template int64_t Tensor::item<int64_t>() const;
+template bool Tensor::item<bool>() const;
 
 // ---------------------------------------------------------------- autograd accessors
 
@@ -261,25 +265,37 @@ Tensor randint(int64_t low, int64_t high, const Shape& shape, TensorOptions o) {
 }
 
 template <class T>
-Tensor from_vector(const std::vector<T>& data, const Shape& shape, TensorOptions o) {
-  const Shape s = shape.empty() ? Shape{int64_t(data.size())} : shape;
+Tensor from_vector(const std::vector<T>& data) {
+  return from_vector(data, Shape{int64_t(data.size())});
+}
+
+template <class T>
+Tensor from_vector(const std::vector<T>& data, const Shape& s, TensorOptions o) {
   ATTIC_CHECK(numel_of(s) == int64_t(data.size()), "from_vector: ", data.size(),
               " values do not fill shape ", attic::str(s));
-  if (o.dtype_ == dtype_of<T>::value) {  // same type: copy exactly (int64 beyond 2^53 too)
-    TensorOptions host = o;
-    host.device_ = Device::CPU;
-    host.requires_grad_ = false;
-    Tensor t = empty(s, host);
-    if (!data.empty()) std::memcpy(t.raw_data(), data.data(), data.size() * sizeof(T));
-    t = t.to(o.device_);
-    if (o.requires_grad_) t.requires_grad_(true);
-    return t;
+  // std::vector<bool> packs its values into bits, so it has no data() to copy from.
+  if constexpr (!std::is_same_v<T, bool>) {
+    if (o.dtype_ == dtype_of<T>::value) {  // same type: copy exactly (int64 beyond 2^53 too)
+      TensorOptions host = o;
+      host.device_ = Device::CPU;
+      host.requires_grad_ = false;
+      Tensor t = empty(s, host);
+      if (!data.empty()) std::memcpy(t.raw_data(), data.data(), data.size() * sizeof(T));
+      t = t.to(o.device_);
+      if (o.requires_grad_) t.requires_grad_(true);
+      return t;
+    }
   }
   return host_generated(s, o, [&](int64_t i) { return double(data[size_t(i)]); });
 }
+template Tensor from_vector<float>(const std::vector<float>&);
+template Tensor from_vector<double>(const std::vector<double>&);
+template Tensor from_vector<int64_t>(const std::vector<int64_t>&);
+template Tensor from_vector<bool>(const std::vector<bool>&);
 template Tensor from_vector<float>(const std::vector<float>&, const Shape&, TensorOptions);
 template Tensor from_vector<double>(const std::vector<double>&, const Shape&, TensorOptions);
 template Tensor from_vector<int64_t>(const std::vector<int64_t>&, const Shape&, TensorOptions);
+template Tensor from_vector<bool>(const std::vector<bool>&, const Shape&, TensorOptions);
 
 NestedList::NestedList(std::initializer_list<NestedList> rows) {
   shape = {int64_t(rows.size())};

@@ -89,7 +89,7 @@ class Tensor {
   bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
   bool shares_storage(const Tensor& other) const;
 
-  // ---- data (CPU only; the dtype must match T)
+  // ---- data (CPU only; the dtype must match T: float, double, int64_t or bool)
   template <class T> T* data_ptr() const;   // pointer to element [0, ..., 0]
   void* raw_data() const;                   // same, untyped, on any device
   template <class T> T item() const;        // the one element, converted to T
@@ -168,9 +168,13 @@ Tensor randint(int64_t low, int64_t high, const Shape& shape, TensorOptions opti
 // A 0-d tensor holding value.
 Tensor scalar_tensor(double value, TensorOptions options = {});
 
-// from_vector({1, 2, 3, 4, 6, 6}, {2, 3}); an empty shape means 1-D of data.size().
+// from_vector(v) is 1-D of v.size() elements; from_vector({1, 2, 3, 4, 5, 6}, {2, 3}) fills
+// the shape in row-major order, and from_vector(v, {}) is 0-d, v's one value, as
+// torch.tensor(3.0) is. The dtype follows T (float, double, int64_t, bool).
 template <class T>
-Tensor from_vector(const std::vector<T>& data, const Shape& shape = {},
+Tensor from_vector(const std::vector<T>& data);
+template <class T>
+Tensor from_vector(const std::vector<T>& data, const Shape& shape,
                    TensorOptions options = TensorOptions(dtype_of<T>::value));
 
 // tensor({{1, 2}, {3, 4}}): nested braces give the shape. float32 unless options say otherwise.

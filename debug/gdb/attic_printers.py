@@ -18,7 +18,8 @@ import gdb
 MAX_VALUES = 8
 
 # attic::DType and attic::Device (tensor/dtype.h), by their underlying value.
-DTYPES = {0: ("float32", "float"), 1: ("float64", "double"), 2: ("int64", "long")}
+DTYPES = {0: ("float32", "float"), 1: ("float64", "double"), 2: ("int64", "long"),
+          3: ("bool", "unsigned char")}
 DEVICES = {0: "cpu", 1: "cuda"}
 
 
@@ -40,6 +41,8 @@ def _shape(dims):
 def _number(x, dtype):
     if dtype == "int64":
         return str(int(x))
+    if dtype == "bool":  # one byte, 0 or 1; printed as attic prints it (tensor/print.cpp)
+        return "true" if int(x) else "false"
     f = float(x)
     if f != f:
         return "nan"

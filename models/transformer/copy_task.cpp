@@ -40,7 +40,7 @@ std::pair<double, double> evaluate_copy_task(EncoderDecoder& model, const CopyTa
     const int64_t B = std::min<int64_t>(250, o.eval_size - done);
     CopyBatch b = make_copy_batch(B, o.length, o.symbols, o.reverse, gen);
     Tensor pred = model.greedy_decode(b.src, o.length);
-    Tensor same = eq(pred, b.tgt_out);  // 1 where right, int64
+    Tensor same = eq(pred, b.tgt_out);  // bool, true where right; sums count in int64
     tokens_right += sum(same).item<int64_t>();
     seqs_right += sum(eq(sum(same, {1}), double(o.length))).item<int64_t>();
     done += B;

@@ -21,7 +21,7 @@ namespace attic::models {
 class EncoderDecoder : public nn::Module {
  public:
   explicit EncoderDecoder(const EncoderDecoderConfig& cfg);
-  // src [B, S] int64, src_keep [B, S] (1 = token, 0 = padding) or undefined -> [B, S, d]
+  // src [B, S] int64, src_keep [B, S] bool (true = token, false = padding) or undefined -> [B, S, d]
   Tensor encode(const Tensor& src, const Tensor& src_keep = Tensor());
   // tgt_in [B, T] int64 (start token, then the target shifted right), memory [B, S, d]
   //   -> logits [B, T, V]

@@ -2,7 +2,7 @@
 // attention behind one pointer, and the switch between them (AttentionKind).
 //
 //   auto attn = make_attention(AttentionKind::LinearElu, {.dim_q = 32, .dim_k = 32, .dim_v = 32});
-//   Tensor y = attn->forward(q, k, v, keep);   // keep: 1 = attend, 0 = ignore
+//   Tensor y = attn->forward(q, k, v, keep);   // keep: bool, true = attend, false = ignore
 #pragma once
 
 #include <memory>
@@ -54,8 +54,8 @@ Projections register_projections(Module& m, const AttentionOptions& options);
 class Attention : public Module {
  public:
   // q [B, Tq, dim_q], k [B, Tk, dim_k], v [B, Tk, dim_v] -> [B, Tq, dim_o].
-  // keep: undefined, [B, Tk] (key padding, the same for every query) or [B, Tq, Tk];
-  //   nonzero = attend, 0 = ignore. causal: query i sees keys j <= i only (needs Tq == Tk).
+  // keep: undefined, or bool [B, Tk] (key padding, the same for every query) or [B, Tq, Tk];
+  //   true = attend, false = ignore (another dtype throws). causal: query i sees keys j <= i only (needs Tq == Tk).
   virtual Tensor forward(const Tensor& q, const Tensor& k, const Tensor& v,
                          const Tensor& keep = Tensor(), bool causal = false) = 0;
   Tensor operator()(const Tensor& q, const Tensor& k, const Tensor& v,

@@ -1,17 +1,17 @@
-// The keep masks of the nn attentions: [B, Tk] key padding or [B, Tq, Tk], nonzero = attend,
-// turned into the shape scaled_dot_product_attention's attn_mask broadcasts from.
+// The keep masks of the nn attentions: bool, [B, Tk] key padding or [B, Tq, Tk], true =
+// attend, turned into the shape scaled_dot_product_attention's attn_mask broadcasts from.
 #pragma once
 
 #include "tensor/ops.h"
 
 namespace attic::nn {
 
-// The keep mask (nonzero = attend) as a 0/1 tensor in dtype that broadcasts against
+// The bool keep mask (true = attend) as a bool tensor that broadcasts against
 // [B, NH, Tq, Tk]: [B, Tk] -> [B, 1, 1, Tk], [B, Tq, Tk] -> [B, 1, Tq, Tk]; causal ANDs in
 // the lower triangle (key j <= query i). Undefined when there is neither mask nor causal.
-// Throws attic::Error, naming who, for a shape that is not one of those.
+// Throws attic::Error, naming who, for a mask that is not bool or not of those shapes.
 Tensor keep_mask_4d(const Tensor& keep, int64_t B, int64_t Tq, int64_t Tk, bool causal,
-                    DType dtype, const char* who);
+                    const char* who);
 
 // The fill value of dropped logits in tonyduan/transformer-blocks: fp16's lowest, −65504,
 // not −∞. After the max-subtracted softmax a row with some kept key gives the dropped ones

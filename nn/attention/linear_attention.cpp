@@ -82,7 +82,7 @@ Tensor LinearAttention::forward(const Tensor& q, const Tensor& k, const Tensor& 
     kf = phi(kp);
   }
   if (keep.defined()) {
-    Tensor m = keep_mask_4d(keep, B, Tq, Tk, false, kf.dtype(), "LinearAttention");  // [B,1,1,Tk]
+    Tensor m = keep_mask_4d(keep, B, Tq, Tk, false, "LinearAttention");  // [B,1,1,Tk]
     kf = kf * m.squeeze(1).transpose(1, 2);  // [B, Tk, 1]: masked keys get φ(k) = 0
   }
   Tensor qh = split_heads(qf, NH);                   // [B, NH, Tq, dk]
@@ -127,7 +127,7 @@ Tensor LinearAttention::forward_reference(const Tensor& q, const Tensor& k, cons
   Tensor kh = split_heads(phi(fc_k->forward(k)), NH);
   Tensor vh = split_heads(fc_v->forward(v), NH);
   Tensor A = matmul(qh, kh.transpose(-2, -1));
-  Tensor m = keep_mask_4d(keep, B, Tq, Tk, causal, A.dtype(), "LinearAttention");
+  Tensor m = keep_mask_4d(keep, B, Tq, Tk, causal, "LinearAttention");
   if (m.defined()) A = A * m;
   return fc_o->forward(merge_heads(normalize(matmul(A, vh), sum(A, {-1}, true))));
 }

@@ -32,7 +32,7 @@ Tensor MultiHeadAttention::forward(const Tensor& q, const Tensor& k, const Tenso
   Tensor w;
   Tensor o = scaled_dot_product_attention(
       qh, kh, vh,
-      {.attn_mask = keep_mask_4d(keep, B, Tq, Tk, false, q.dtype(), "MultiHeadAttention"),
+      {.attn_mask = keep_mask_4d(keep, B, Tq, Tk, false, "MultiHeadAttention"),
        .is_causal = causal,
        .scale = scale,
        .dropout_p = is_training() ? options.dropout : 0.0,

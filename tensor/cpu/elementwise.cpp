@@ -9,6 +9,7 @@
 #include "tensor/cpu/fast_math.h"
 #include "tensor/cpu/strided.h"
 #include "tensor/cpu/thread_pool.h"
+#include "tensor/error.h"
 
 namespace attic::cpu {
 
@@ -45,10 +46,10 @@ void map1(const KTensor& out, const KTensor& in, F f) {
   });
 }
 
-// out[i] = f(a[i], b[i])
-template <class T, class F>
+// out[i] = f(a[i], b[i]); a comparison writes Out = bool from inputs of type T.
+template <class T, class F, class Out = T>
 void map2(const KTensor& out, const KTensor& a, const KTensor& b, F f) {
-  T* o = out.ptr<T>();
+  Out* o = out.ptr<Out>();
   const T* pa = a.ptr<T>();
   const T* pb = b.ptr<T>();
   if (all_contiguous({&out, &a, &b})) {
@@ -59,7 +60,7 @@ void map2(const KTensor& out, const KTensor& a, const KTensor& b, F f) {
   }
   strided_rows<3>(out.shape, {&out.strides, &a.strides, &b.strides},
                   [&](auto off, int64_t n, auto st) {
-                    T* po = o + off[0];
+                    Out* po = o + off[0];
                     const T* x = pa + off[1];
                     const T* y = pb + off[2];
                     for (int64_t i = 0; i < n; ++i) po[i * st[0]] = f(x[i * st[1]], y[i * st[2]]);
@@ -139,6 +140,12 @@ void unary_typed(UnaryOp op, const KTensor& out, const KTensor& in, T p0, T p1) 
   }
 }
 
+// out[i] = f(a[i], b[i]) as a bool: the comparisons.
+template <class T, class F>
+void compare(const KTensor& out, const KTensor& a, const KTensor& b, F f) {
+  map2<T, F, bool>(out, a, b, f);
+}
+
 template <class T>
 void binary_typed(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) {
   switch (op) {
@@ -152,17 +159,37 @@ void binary_typed(BinaryOp op, const KTensor& out, const KTensor& a, const KTens
       return map2<T>(out, a, b, [](T x, T y) { return (x != x || x > y) ? x : y; });
     case BinaryOp::Minimum:
       return map2<T>(out, a, b, [](T x, T y) { return (x != x || x < y) ? x : y; });
-    case BinaryOp::Gt: return map2<T>(out, a, b, [](T x, T y) { return T(x > y); });
-    case BinaryOp::Lt: return map2<T>(out, a, b, [](T x, T y) { return T(x < y); });
-    case BinaryOp::Ge: return map2<T>(out, a, b, [](T x, T y) { return T(x >= y); });
-    case BinaryOp::Le: return map2<T>(out, a, b, [](T x, T y) { return T(x <= y); });
-    case BinaryOp::Eq: return map2<T>(out, a, b, [](T x, T y) { return T(x == y); });
-    case BinaryOp::Ne: return map2<T>(out, a, b, [](T x, T y) { return T(x != y); });
+    case BinaryOp::Gt: return compare<T>(out, a, b, [](T x, T y) { return x > y; });
+    case BinaryOp::Lt: return compare<T>(out, a, b, [](T x, T y) { return x < y; });
+    case BinaryOp::Ge: return compare<T>(out, a, b, [](T x, T y) { return x >= y; });
+    case BinaryOp::Le: return compare<T>(out, a, b, [](T x, T y) { return x <= y; });
+    case BinaryOp::Eq: return compare<T>(out, a, b, [](T x, T y) { return x == y; });
+    case BinaryOp::Ne: return compare<T>(out, a, b, [](T x, T y) { return x != y; });
     case BinaryOp::GeluErfBackward:
       if constexpr (std::is_floating_point_v<T>)
         return map2<T>(out, a, b, [](T g, T x) { return g * gelu_erf_grad(x); });
       else
         return;  // ops/activation.cpp only asks for it with floating dtypes
+  }
+}
+
+// Arithmetic on two bool tensors, as PyTorch defines it: + and max are OR, * and min are
+// AND, x^y is x OR NOT y. The other ops have no bool form (the op has refused them); the
+// comparisons compare false < true.
+void binary_bool(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) {
+  switch (op) {
+    case BinaryOp::Add:
+    case BinaryOp::Maximum: return map2<bool>(out, a, b, [](bool x, bool y) { return x || y; });
+    case BinaryOp::Mul:
+    case BinaryOp::Minimum: return map2<bool>(out, a, b, [](bool x, bool y) { return x && y; });
+    case BinaryOp::Pow: return map2<bool>(out, a, b, [](bool x, bool y) { return x || !y; });
+    case BinaryOp::Gt: return compare<bool>(out, a, b, [](bool x, bool y) { return x > y; });
+    case BinaryOp::Lt: return compare<bool>(out, a, b, [](bool x, bool y) { return x < y; });
+    case BinaryOp::Ge: return compare<bool>(out, a, b, [](bool x, bool y) { return x >= y; });
+    case BinaryOp::Le: return compare<bool>(out, a, b, [](bool x, bool y) { return x <= y; });
+    case BinaryOp::Eq: return compare<bool>(out, a, b, [](bool x, bool y) { return x == y; });
+    case BinaryOp::Ne: return compare<bool>(out, a, b, [](bool x, bool y) { return x != y; });
+    default: fail("binary: bool tensors have no kernel for this op (the op should refuse them)");
   }
 }
 
@@ -194,7 +221,11 @@ void CpuBackend::unary(UnaryOp op, const KTensor& out, const KTensor& in, double
 }
 
 void CpuBackend::binary(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) {
-  dispatch_dtype(out.dtype, [&](auto z) { binary_typed<decltype(z)>(op, out, a, b); });
+  dispatch_dtype(a.dtype, [&](auto z) {
+    using T = decltype(z);
+    if constexpr (std::is_same_v<T, bool>) binary_bool(op, out, a, b);
+    else binary_typed<T>(op, out, a, b);
+  });
 }
 
 void CpuBackend::where(const KTensor& out, const KTensor& cond, const KTensor& a,

@@ -81,6 +81,12 @@ void sum_middle(T* out, const T* in, int64_t O, int64_t R, int64_t Q) {
   });
 }
 
+// The type a sum of T runs in: double for float (a million float32 additions lose about 3
+// digits in float), int64 for bool (a count), T itself otherwise.
+template <class T>
+using Accumulator = std::conditional_t<std::is_same_v<T, float>, double,
+                                       std::conditional_t<std::is_same_v<T, bool>, int64_t, T>>;
+
 template <class T> bool is_nan(T v) {
   if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
   else return false;
@@ -94,9 +100,7 @@ void CpuBackend::reduce(ReduceOp op, const KTensor& out, const KTensor& in) {
   const ReducePlan p = block ? ReducePlan{} : plan_reduce(out, in);
   dispatch_dtype(in.dtype, [&](auto z) {
     using T = decltype(z);
-    // Sums of float32 accumulate in double: summing a million floats in float loses
-    // about 3 digits.
-    using Acc = std::conditional_t<std::is_same_v<T, float>, double, T>;
+    using Acc = Accumulator<T>;
     if (block) return sum_middle<T, Acc>(out.ptr<T>(), in.ptr<T>(), O, R, Q);
     const T* x = in.ptr<T>();
     T* o = out.ptr<T>();
@@ -179,7 +183,7 @@ void CpuBackend::cumsum(const KTensor& out, const KTensor& in, int64_t dim) {
   lines[size_t(dim)] = 1;  // one visit per line along dim
   dispatch_dtype(in.dtype, [&](auto z) {
     using T = decltype(z);
-    using Acc = std::conditional_t<std::is_same_v<T, float>, double, T>;
+    using Acc = Accumulator<T>;
     const T* x = in.ptr<T>();
     T* o = out.ptr<T>();
     strided_rows<2>(lines, {&os, &is}, [&](auto off, int64_t rn, auto st) {

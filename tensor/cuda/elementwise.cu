@@ -65,27 +65,47 @@ template <> __device__ int64_t power(int64_t x, int64_t y) {
   return int64_t(pow(double(x), double(y)));
 }
 
-template <class T> __device__ T apply_binary(BinaryOp op, T x, T y) {
+// Arithmetic on bools as on the CPU (tensor/cpu/elementwise.cpp): + and max are OR, * and
+// min are AND, x^y is x OR NOT y; the ops refuse the rest.
+__device__ inline bool apply_bool(BinaryOp op, bool x, bool y) {
   switch (op) {
-    case BinaryOp::Add: return x + y;
-    case BinaryOp::Sub: return x - y;
-    case BinaryOp::Mul: return x * y;
-    case BinaryOp::Div: return x / y;
-    case BinaryOp::Pow: return power(x, y);
-    // NaN propagates through maximum and minimum, as in PyTorch
-    case BinaryOp::Maximum: return (is_nan(x) || x > y) ? x : y;
-    case BinaryOp::Minimum: return (is_nan(x) || x < y) ? x : y;
-    case BinaryOp::Gt: return T(x > y);
-    case BinaryOp::Lt: return T(x < y);
-    case BinaryOp::Ge: return T(x >= y);
-    case BinaryOp::Le: return T(x <= y);
-    case BinaryOp::Eq: return T(x == y);
-    case BinaryOp::Ne: return T(x != y);
-    case BinaryOp::GeluErfBackward:  // x = the gradient g, y = GeluErf's input
-      if constexpr (std::is_floating_point_v<T>) return x * gelu_erf_grad(y);
-      else return x;  // ops/activation.cpp only asks for it with floating dtypes
+    case BinaryOp::Add: case BinaryOp::Maximum: return x || y;
+    case BinaryOp::Mul: case BinaryOp::Minimum: return x && y;
+    case BinaryOp::Pow: return x || !y;
+    default: return x;
   }
-  return x;
+}
+
+template <class T> __device__ T apply_binary(BinaryOp op, T x, T y) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return apply_bool(op, x, y);
+  } else {
+    switch (op) {
+      case BinaryOp::Add: return x + y;
+      case BinaryOp::Sub: return x - y;
+      case BinaryOp::Mul: return x * y;
+      case BinaryOp::Div: return x / y;
+      case BinaryOp::Pow: return power(x, y);
+      // NaN propagates through maximum and minimum, as in PyTorch
+      case BinaryOp::Maximum: return (is_nan(x) || x > y) ? x : y;
+      case BinaryOp::Minimum: return (is_nan(x) || x < y) ? x : y;
+      case BinaryOp::GeluErfBackward:  // x = the gradient g, y = GeluErf's input
+        if constexpr (std::is_floating_point_v<T>) return x * gelu_erf_grad(y);
+        else return x;  // ops/activation.cpp only asks for it with floating dtypes
+      default: return x;  // the comparisons run in compare_kernel
+    }
+  }
+}
+
+template <class T> __device__ bool apply_compare(BinaryOp op, T x, T y) {
+  switch (op) {
+    case BinaryOp::Gt: return x > y;
+    case BinaryOp::Lt: return x < y;
+    case BinaryOp::Ge: return x >= y;
+    case BinaryOp::Le: return x <= y;
+    case BinaryOp::Eq: return x == y;
+    default: return x != y;  // Ne
+  }
 }
 
 // out[i] = value
@@ -130,6 +150,18 @@ __global__ void binary_kernel(Indexer<3> ix, int64_t n, BinaryOp op, T* out, con
     int64_t off[3];
     ix.offsets(i, off);
     out[off[0]] = apply_binary(op, a[off[1]], b[off[2]]);
+  }
+}
+
+// out[i] = a[i] op b[i] as a bool: the comparisons
+template <class T>
+__global__ void compare_kernel(Indexer<3> ix, int64_t n, BinaryOp op, bool* out, const T* a,
+                               const T* b) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    int64_t off[3];
+    ix.offsets(i, off);
+    out[off[0]] = apply_compare(op, a[off[1]], b[off[2]]);
   }
 }
 
@@ -189,12 +221,18 @@ void CudaBackend::binary(BinaryOp op, const KTensor& out, const KTensor& a, cons
   const int64_t n = out.numel();
   if (n == 0) return;
   const auto ix = make_indexer<3>("binary", out.shape, {&out.strides, &a.strides, &b.strides});
-  dispatch_dtype(out.dtype, [&](auto z) {
+  const bool comparison = op == BinaryOp::Gt || op == BinaryOp::Lt || op == BinaryOp::Ge ||
+                          op == BinaryOp::Le || op == BinaryOp::Eq || op == BinaryOp::Ne;
+  dispatch_dtype(a.dtype, [&](auto z) {
     using T = decltype(z);
-    binary_kernel<T><<<blocks_for(n), kThreads>>>(ix, n, op, out.ptr<T>(), a.ptr<T>(),
-                                                  b.ptr<T>());
+    if (comparison)
+      compare_kernel<T><<<blocks_for(n), kThreads>>>(ix, n, op, out.ptr<bool>(), a.ptr<T>(),
+                                                     b.ptr<T>());
+    else
+      binary_kernel<T><<<blocks_for(n), kThreads>>>(ix, n, op, out.ptr<T>(), a.ptr<T>(),
+                                                    b.ptr<T>());
   });
-  check_launch("binary_kernel");
+  check_launch(comparison ? "compare_kernel" : "binary_kernel");
 }
 
 void CudaBackend::where(const KTensor& out, const KTensor& cond, const KTensor& a,

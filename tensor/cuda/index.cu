@@ -12,6 +12,11 @@ namespace attic::cuda {
 namespace {
 
 template <class T> __device__ void atomic_add(T* p, T v) { atomicAdd(p, v); }
+// bool: adding is OR (as on the CPU), and there is no atomicAdd on a byte. Every thread that
+// writes stores the same value, true, so the order of the stores cannot change the result.
+template <> __device__ void atomic_add(bool* p, bool v) {
+  if (v) *p = true;
+}
 template <> __device__ void atomic_add(int64_t* p, int64_t v) {
   // two's complement: adding as unsigned gives the signed sum's bits
   atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));

@@ -72,6 +72,7 @@ template <class T> __device__ inline bool is_nan(T v) { return v != v; }
 // NaN of T; int64 has none (and never meets one), so 0 stands in.
 template <class T> __device__ inline T nan_of() { return T(NAN); }
 template <> __device__ inline int64_t nan_of<int64_t>() { return 0; }
+template <> __device__ inline bool nan_of<bool>() { return false; }
 
 }  // namespace attic::cuda
 
@@ -110,5 +111,6 @@ struct MinOp {
 // loses about 3 digits.
 template <class T> struct Acc { using type = T; };
 template <> struct Acc<float> { using type = double; };
+template <> struct Acc<bool> { using type = int64_t; };  // a sum of bools counts them
 
 }  // namespace attic::cuda

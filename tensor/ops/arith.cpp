@@ -1,5 +1,9 @@
 // add, sub, mul, div, neg — with NumPy broadcasting.
 //
+// A bool operand is promoted as in PyTorch (detail::promote_bool): mask * x has x's dtype,
+// mask * 0.5 is float32. Two bool tensors add as OR and multiply as AND, giving bool;
+// they do not subtract, divide or negate (PyTorch refuses those too).
+//
 // Broadcasting copies an input along the dims where it has size 1, so in backward the
 // gradient for that input is summed back over those dims: sum_to(g, input shape).
 #include "tensor/ops/helpers.h"
@@ -70,6 +74,10 @@ Tensor add(const Tensor& a, const Tensor& b) {
 }
 
 Tensor sub(const Tensor& a, const Tensor& b) {
+  detail::check_defined("sub", a);
+  detail::check_defined("sub", b);
+  ATTIC_CHECK(a.dtype() != kBool || b.dtype() != kBool, "sub: cannot subtract two bool "
+              "tensors; use logical_xor(a, b), or convert one with .to(dtype)");
   Tensor out = binary_kernel("sub", BinaryOp::Sub, a, b);
   if (autograd::needs_grad({a, b})) {
     auto node = std::make_shared<SubBackward>();
@@ -93,7 +101,9 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 
 Tensor div(const Tensor& a, const Tensor& b) {
   detail::check_defined("div", a);
-  detail::check_floating("div", a);  // integer division (and its divide-by-zero trap) is not offered
+  detail::check_defined("div", b);
+  // integer division (and its divide-by-zero trap) is not offered
+  detail::check_floating("div", detail::promote_bool(a, b));
   Tensor out = binary_kernel("div", BinaryOp::Div, a, b);
   if (autograd::needs_grad({a, b})) {
     auto node = std::make_shared<DivBackward>();
@@ -110,10 +120,36 @@ Tensor neg(const Tensor& x) {
   return out;
 }
 
-Tensor add(const Tensor& a, double b) { return add(a, scalar_like(a, b)); }
-Tensor sub(const Tensor& a, double b) { return sub(a, scalar_like(a, b)); }
-Tensor mul(const Tensor& a, double b) { return mul(a, scalar_like(a, b)); }
-Tensor div(const Tensor& a, double b) { return div(a, scalar_like(a, b)); }
-Tensor operator/(double a, const Tensor& b) { return div(scalar_like(b, a), b); }
+// The scalar forms: a bool tensor becomes float32 first (mask + 2.0 is float32 in PyTorch).
+Tensor add(const Tensor& a_in, double b) {
+  detail::check_defined("add", a_in);
+  const Tensor a = detail::promote_bool_scalar(a_in);
+  return add(a, scalar_like(a, b));
+}
+Tensor sub(const Tensor& a_in, double b) {
+  detail::check_defined("sub", a_in);
+  const Tensor a = detail::promote_bool_scalar(a_in);
+  return sub(a, scalar_like(a, b));
+}
+Tensor mul(const Tensor& a_in, double b) {
+  detail::check_defined("mul", a_in);
+  const Tensor a = detail::promote_bool_scalar(a_in);
+  return mul(a, scalar_like(a, b));
+}
+Tensor div(const Tensor& a_in, double b) {
+  detail::check_defined("div", a_in);
+  const Tensor a = detail::promote_bool_scalar(a_in);
+  return div(a, scalar_like(a, b));
+}
+Tensor operator-(double a, const Tensor& b_in) {
+  detail::check_defined("sub", b_in);
+  const Tensor b = detail::promote_bool_scalar(b_in);
+  return add(neg(b), a);
+}
+Tensor operator/(double a, const Tensor& b_in) {
+  detail::check_defined("div", b_in);
+  const Tensor b = detail::promote_bool_scalar(b_in);
+  return div(scalar_like(b, a), b);
+}
 
 }  // namespace attic

@@ -78,6 +78,8 @@ void check_qkv(const char* op, const Tensor& q, const Tensor& k, const Tensor& v
       fits = m.size(-i) == 1 || m.size(-i) == scores[scores.size() - size_t(i)];
     ATTIC_CHECK(fits, op, ": attn_mask of shape ", str(m.shape()),
                 " does not broadcast to the scores' shape ", str(scores));
+    ATTIC_CHECK(m.dtype() == kBool, op, ": attn_mask must be bool (true = attend), got ",
+                dtype_name(m.dtype()));
   }
 }
 
@@ -92,14 +94,12 @@ Tensor attention_weights(const Tensor& q, const Tensor& k, double scale, const T
   // hs grows (Vaswani et al. 2017, §3.2.1).
   Tensor s = matmul(q, k.transpose(-2, -1)) * scale;
   if (attn_mask.defined()) {
-    // A key is dropped where the keep mask is 0. (For a bool mask: logical_not(attn_mask).)
-    const Tensor dropped = eq(attn_mask, 0.0);
-    s = masked_fill(s, dropped, masked_logit);
+    s = masked_fill(s, logical_not(attn_mask), masked_logit);  // a key is dropped where false
   }
   if (is_causal) {
     // 1 above the diagonal: query i drops every key j > i.
     const int64_t Tq = q.size(-2), Tk = k.size(-2);
-    const Tensor future = triu(ones({Tq, Tk}, TensorOptions(q.dtype()).device(q.device())), 1);
+    const Tensor future = triu(ones({Tq, Tk}, TensorOptions(kBool).device(q.device())), 1);
     s = masked_fill(s, future, masked_logit);
   }
   return softmax(s, -1);

@@ -15,7 +15,7 @@ struct ClampBackward final : autograd::Node {
   double lo = 0, hi = 0;
   const char* name() const override { return "ClampBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
-    return {g * (ge(x, lo) * le(x, hi))};
+    return {g * logical_and(ge(x, lo), le(x, hi))};
   }
 };
 
@@ -26,7 +26,8 @@ struct ExtremumBackward final : autograd::Node {
   bool is_max = true;
   const char* name() const override { return is_max ? "MaximumBackward" : "MinimumBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
-    Tensor w = (is_max ? gt(a, b) : lt(a, b)) + eq(a, b) * 0.5;
+    const DType d = g.dtype();
+    Tensor w = (is_max ? gt(a, b) : lt(a, b)).to(d) + eq(a, b).to(d) * 0.5;
     return {needs_grad(0) ? sum_to(g * w, a.shape()) : Tensor(),
             needs_grad(1) ? sum_to(g * (1.0 - w), b.shape()) : Tensor()};
   }

@@ -110,12 +110,19 @@ Tensor& Tensor::add_(const Tensor& other, double alpha) {
   Tensor sum = detail::binary_kernel("add_", BinaryOp::Add, *this, scaled.detach());
   ATTIC_CHECK(sum.shape() == shape(), "add_: other of shape ", attic::str(other.shape()),
               " does not broadcast to ", attic::str(shape()));
+  // A bool tensor beside another dtype is promoted to it, and the sum cannot be written back
+  // into bool without losing it (PyTorch refuses the same). bool += bool is OR, and stays.
+  ATTIC_CHECK(sum.dtype() == dtype(), "add_: the sum is ", dtype_name(sum.dtype()),
+              ", which this ", dtype_name(dtype()), " tensor cannot hold; use logical_or, "
+              "or convert with .to(dtype) first");
   backend_for(device()).copy(ktensor(*this), ktensor(sum));
   return *this;
 }
 
 Tensor& Tensor::mul_(double value) {
   check_writable("mul_", *this);
+  ATTIC_CHECK(dtype() != kBool, "mul_: a bool tensor cannot hold a product with a scalar; "
+              "use logical_and, or convert with .to(dtype) first");
   const Tensor c = detail::scalar_like(*this, value);
   if (is_contiguous()) {
     // One pass, written where it is read: each element is read once before its own write,

@@ -58,7 +58,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, int64_t ignore
   Tensor target, weight;
   {
     NoGradGuard no_grad;  // the forward's pieces record nothing; one node stands for them all
-    const Tensor kept = ne(targets, double(ignore_index));  // [N] int64: 1 where not ignored
+    const Tensor kept = ne(targets, double(ignore_index));  // [N] bool: true where not ignored
     target = (targets * kept).unsqueeze(1);                 // ignored -> class 0
     weight = (kept.to(logits.dtype()) / double(count)).unsqueeze(1);
     const Tensor picked = gather(log_softmax(logits, 1), 1, target);  // [N, 1]

@@ -19,9 +19,11 @@ struct CumsumBackward final : autograd::Node {
 
 }  // namespace
 
-// x [*], dim -> y of x's shape, y[..., i, ...] = Σ_{j<=i} x[..., j, ...].
-Tensor cumsum(const Tensor& x, int64_t dim) {
-  detail::check_defined("cumsum", x);
+// x [*], dim -> y of x's shape, y[..., i, ...] = Σ_{j<=i} x[..., j, ...]. A bool x counts
+// its trues, in int64 (PyTorch's rule).
+Tensor cumsum(const Tensor& x_in, int64_t dim) {
+  detail::check_defined("cumsum", x_in);
+  const Tensor x = x_in.dtype() == kBool ? x_in.to(kInt64) : x_in;
   dim = wrap_dim(dim, x.dim(), "cumsum");
   if (x.dim() == 0) return cumsum(x.reshape({1}), 0).reshape({});  // the kernel needs a dim
   Tensor out = empty(x.shape(), TensorOptions(x.dtype()).device(x.device()));

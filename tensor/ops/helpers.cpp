@@ -73,6 +73,22 @@ Tensor scalar_like(const Tensor& t, double value) {
   return scalar_tensor(value, TensorOptions(t.dtype()).device(t.device()));
 }
 
+Tensor promote_bool(const Tensor& t, const Tensor& other) {
+  return t.dtype() == kBool && other.dtype() != kBool ? t.to(other.dtype()) : t;
+}
+
+Tensor promote_bool_scalar(const Tensor& t) {
+  return t.dtype() == kBool ? t.to(kFloat32) : t;
+}
+
+bool is_comparison(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Gt: case BinaryOp::Lt: case BinaryOp::Ge:
+    case BinaryOp::Le: case BinaryOp::Eq: case BinaryOp::Ne: return true;
+    default: return false;
+  }
+}
+
 Tensor unary_kernel(const char* name, UnaryOp op, const Tensor& x, double p0, double p1) {
   check_defined(name, x);
   check_floating(name, x);
@@ -81,13 +97,15 @@ Tensor unary_kernel(const char* name, UnaryOp op, const Tensor& x, double p0, do
   return out;
 }
 
-Tensor binary_kernel(const char* name, BinaryOp op, const Tensor& a, const Tensor& b) {
-  check_defined(name, a);
-  check_defined(name, b);
+Tensor binary_kernel(const char* name, BinaryOp op, const Tensor& a_in, const Tensor& b_in) {
+  check_defined(name, a_in);
+  check_defined(name, b_in);
+  Backend& be = backend_of(name, {a_in, b_in});
+  const Tensor a = promote_bool(a_in, b_in), b = promote_bool(b_in, a_in);
   check_same_dtype(name, a, b);
-  Backend& be = backend_of(name, {a, b});
   const Shape shape = broadcast_shapes(a.shape(), b.shape(), name);
-  Tensor out = empty(shape, TensorOptions(a.dtype()).device(a.device()));
+  const DType out_dtype = is_comparison(op) ? kBool : a.dtype();
+  Tensor out = empty(shape, TensorOptions(out_dtype).device(a.device()));
   be.binary(op, ktensor(out), ktensor_as(a, shape), ktensor_as(b, shape));
   return out;
 }

@@ -30,9 +30,21 @@ void check_index_dtype(const char* op, const Tensor& index);
 // A 0-d tensor of value with t's dtype and device (for `x + 2.0`).
 Tensor scalar_like(const Tensor& t, double value);
 
+// PyTorch's type promotion, for bool (attic mixes no other dtypes): beside a tensor of
+// another dtype a bool tensor takes that dtype, so mask * x has x's dtype; beside a scalar
+// (a double, Python's float) it becomes float32, the default dtype, so mask * 0.5 is
+// float32. Any other t comes back as it is.
+Tensor promote_bool(const Tensor& t, const Tensor& other);
+Tensor promote_bool_scalar(const Tensor& t);
+
+// True for Gt, Lt, Ge, Le, Eq, Ne: the ops whose kernel writes bool.
+bool is_comparison(BinaryOp op);
+
 // out = op(in) elementwise through the backend's unary kernel (no autograd).
 Tensor unary_kernel(const char* name, UnaryOp op, const Tensor& x, double p0 = 0, double p1 = 0);
-// out = a op b with broadcasting through the backend's binary kernel (no autograd).
+// out = a op b with broadcasting through the backend's binary kernel (no autograd). A bool
+// operand beside a non-bool one is promoted first (promote_bool); out is bool for a
+// comparison, else the operands' dtype.
 Tensor binary_kernel(const char* name, BinaryOp op, const Tensor& a, const Tensor& b);
 
 // Normalizes a list of dims (negatives wrapped; duplicates rejected); empty means all.

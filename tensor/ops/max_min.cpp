@@ -13,9 +13,9 @@ struct ExtremeAllBackward final : autograd::Node {
   Tensor x, value;  // input and output, detached: only their values pick the mask
   const char* name() const override { return op; }
   std::vector<Tensor> backward(const Tensor& g) override {
-    // x == y and (x NaN and y NaN) never both hold, so their sum is a 0/1 mask; ne(t, t) is
-    // isnan(t).
-    const Tensor mask = eq(x, value) + ne(x, x) * ne(value, value);
+    // x == y, or x and y both NaN (ne(t, t) is isnan(t)); in g's dtype
+    const Tensor mask = logical_or(eq(x, value), logical_and(ne(x, x), ne(value, value)))
+                            .to(g.dtype());
     return {g * mask / sum(mask)};
   }
 };

@@ -33,7 +33,7 @@ struct PowBackward final : autograd::Node {
     if (needs_grad(0)) dx = sum_to(where(eq(p, 0.0), zero, g * p * pow(x, p - 1.0)), x.shape());
     if (needs_grad(1)) {
       Tensor out = autograd::GradMode::is_enabled() ? pow(x, p) : y;
-      dp = sum_to(where(eq(x, 0.0) * ge(p, 0.0), zero, g * out * log(x)), p.shape());
+      dp = sum_to(where(logical_and(eq(x, 0.0), ge(p, 0.0)), zero, g * out * log(x)), p.shape());
     }
     return {dx, dp};
   }

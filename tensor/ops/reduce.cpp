@@ -32,8 +32,11 @@ struct SumBackward final : autograd::Node {
 
 }  // namespace
 
-Tensor sum(const Tensor& x, const std::vector<int64_t>& dims_in, bool keepdim) {
-  detail::check_defined("sum", x);
+// x [*] -> x's shape without dims (size 1 there when keepdim): y = Σ_dims x. A bool x
+// counts its trues, in int64 (PyTorch's rule).
+Tensor sum(const Tensor& x_in, const std::vector<int64_t>& dims_in, bool keepdim) {
+  detail::check_defined("sum", x_in);
+  const Tensor x = x_in.dtype() == kBool ? x_in.to(kInt64) : x_in;
   const std::vector<int64_t> dims = detail::reduce_dims("sum", dims_in, x.dim());
   const Shape kept = kept_shape(x.shape(), dims);
   Tensor out = empty(kept, TensorOptions(x.dtype()).device(x.device()));

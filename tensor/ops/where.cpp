@@ -1,4 +1,7 @@
-// where and masked_fill: pick each element from one of two tensors by a condition.
+// where and masked_fill: pick each element from one of two tensors by a bool condition.
+// As in PyTorch the condition must be bool: a float 0/1 mask is refused rather than read as
+// nonzero = true, because PyTorch's attention reads a float mask as an additive bias, and
+// the two readings of one tensor must not be confused.
 #include <algorithm>
 
 #include "tensor/ops/helpers.h"
@@ -40,14 +43,21 @@ Shape broadcast3(const Shape& c, const Shape& a, const Shape& b) {
   return out;
 }
 
+void check_bool(const char* op, const char* what, const Tensor& t) {
+  ATTIC_CHECK(t.dtype() == kBool, op, ": ", what, " must be bool, got ", dtype_name(t.dtype()),
+              "; make it with a comparison (ne(m, 0.0)) or .to(kBool)");
+}
+
 }  // namespace
 
-// cond, a, b broadcastable together -> broadcast shape, a's dtype:
-//   out = a where cond != 0, else b. cond may have any dtype; a and b share one.
-Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
+// cond bool, a, b broadcastable together -> broadcast shape, a's dtype:
+//   out = a where cond, else b. a and b share one dtype (a bool one takes the other's).
+Tensor where(const Tensor& cond, const Tensor& a_in, const Tensor& b_in) {
   detail::check_defined("where", cond);
-  detail::check_defined("where", a);
-  detail::check_defined("where", b);
+  detail::check_defined("where", a_in);
+  detail::check_defined("where", b_in);
+  check_bool("where", "the condition", cond);
+  const Tensor a = detail::promote_bool(a_in, b_in), b = detail::promote_bool(b_in, a_in);
   detail::check_same_dtype("where", a, b);
   Backend& be = detail::backend_of("where", {cond, a, b});
   const Shape shape = broadcast3(cond.shape(), a.shape(), b.shape());
@@ -64,11 +74,12 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   return out;
 }
 
-// x [*], mask broadcastable to x's shape (never beyond it) -> [*]:
-//   out = value where mask != 0, else x. The gradient reaches x where mask is 0.
+// x [*], mask bool broadcastable to x's shape (never beyond it) -> [*]:
+//   out = value where mask, else x. The gradient reaches x where mask is false.
 Tensor masked_fill(const Tensor& x, const Tensor& mask, double value) {
   detail::check_defined("masked_fill", x);
   detail::check_defined("masked_fill", mask);
+  check_bool("masked_fill", "the mask", mask);
   bool fits = mask.dim() <= x.dim();
   for (int64_t i = 1; fits && i <= mask.dim(); ++i)
     fits = mask.size(-i) == 1 || mask.size(-i) == x.size(-i);

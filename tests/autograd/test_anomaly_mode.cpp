@@ -40,7 +40,7 @@ TEST_CASE("anomaly mode: an Inf made in the forward raises, a passed-on -inf doe
   // masked_fill writes the -inf it was given (an input of the where it records), and the
   // softmax after it is finite: attention's causal mask passes.
   Tensor scores = tensor({{1, 2}, {3, 4}}).requires_grad_();
-  Tensor masked = masked_fill(scores, tensor({{0, 1}, {0, 0}}), -kInf);
+  Tensor masked = masked_fill(scores, tensor({{0, 1}, {0, 0}}, kBool), -kInf);
   Tensor att = softmax(masked, -1);
   CHECK(values(att)[0] == 1.0);
   CHECK(values(att)[1] == 0.0);

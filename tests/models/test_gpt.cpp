@@ -1,14 +1,19 @@
 // nanoGPT's GPT: the checks of SPEC §5c.
 #include <cmath>
+#include <filesystem>
+#include <random>
+#include <string>
 
 #include "helpers.h"
 #include "models/gpt.h"
+#include "nn/safetensors.h"
 #include "optim/optim.h"
 
 using namespace attic;
 using attic::testing::error_message;
 using models::GPT;
 using models::GPTConfig;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -86,6 +91,36 @@ TEST_CASE("GPT ties lm_head to wte: one storage, and a step moves both", "[gpt]"
   CHECK(m.lm_head->weight.shares_storage(m.wte->weight));
   CHECK(sum(abs(m.wte->weight - before)).item<double>() > 0);
   CHECK(m.lm_head->weight.to_vector<float>() == m.wte->weight.to_vector<float>());
+}
+
+// The three ways a nanoGPT checkpoint can hold the tied weight: under both names (attic's
+// and PyTorch's state_dict()), or once, as safetensors' save_model and Hugging Face write it.
+TEST_CASE("GPT loads the tied weight under either name or both, strictly", "[gpt]") {
+  manual_seed(2);
+  GPT src(tiny_config());
+  const Tensor idx = randint(0, 11, {2, 8});
+  const std::vector<float> want = src.forward(idx).logits.to_vector<float>();
+  const std::vector<float> wte = src.wte->weight.to_vector<float>();
+  const fs::path dir = fs::temp_directory_path() /
+                       ("attic_gpt_tied_" + std::to_string(std::random_device()()));
+  fs::create_directories(dir);
+  for (const char* dropped : {"", "lm_head.weight", "transformer.wte.weight"}) {
+    INFO("dropped: " << dropped);
+    nn::StateDict dict = src.state_dict();
+    dict.erase(dropped);
+    const std::string path = (dir / "ckpt.safetensors").string();
+    nn::save_safetensors(path, dict);
+    manual_seed(3);  // other values than src's
+    GPT m(tiny_config());
+    REQUIRE(m.wte->weight.to_vector<float>() != wte);
+    nn::load(m, path);  // strict
+    CHECK(m.lm_head->weight.is_same(m.wte->weight));  // the tie stands
+    CHECK(m.wte->weight.to_vector<float>() == wte);
+    CHECK(m.state_dict().at("lm_head.weight").is_same(m.state_dict().at("transformer.wte.weight")));
+    CHECK(m.forward(idx).logits.to_vector<float>() == want);
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
 }
 
 TEST_CASE("GPT init: N(0, 0.02), c_proj scaled by 1/sqrt(2 n_layer), biases 0, LayerNorm 1", "[gpt]") {

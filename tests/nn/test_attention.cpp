@@ -34,7 +34,7 @@ TEST_CASE("scaled dot-product attention by hand", "[nn][attention]") {
   CHECK_THAT(values(w), ApproxValues({0.731059, 0.268941}, 1e-5));
   CHECK_THAT(values(out), ApproxValues({1.537883, 2.537883}, 1e-5));
   // keep = [0, 1]: all weight on key 2 -> out = v_2
-  Tensor keep = nn::keep_mask_4d(tensor({{0, 1}}), 1, 1, 2, false, kFloat32, "test");
+  Tensor keep = nn::keep_mask_4d(tensor({{0, 1}}, kBool), 1, 1, 2, false, "test");
   CHECK_THAT(values(scaled_dot_product_attention(q, k, v, {.attn_mask = keep, .scale = 1.0})),
              ApproxValues({3, 4}));
 }
@@ -43,7 +43,7 @@ TEST_CASE("a fully masked row gives the mean of V, and the causal mask hides lat
           "[nn][attention][mask]") {
   Tensor q = randn({2, 1, 3, 4}), k = randn({2, 1, 3, 4}), v = randn({2, 1, 3, 5});
   // batch item 0 keeps nothing, item 1 keeps everything
-  Tensor keep = nn::keep_mask_4d(tensor({{0, 0, 0}, {1, 1, 1}}), 2, 3, 3, false, kFloat32, "t");
+  Tensor keep = nn::keep_mask_4d(tensor({{0, 0, 0}, {1, 1, 1}}, kBool), 2, 3, 3, false, "t");
   Tensor out = scaled_dot_product_attention(
       q, k, v, {.attn_mask = keep, .scale = 0.5, .masked_logit = nn::kMaskedLogit});
   Tensor mean_v = mean(v.narrow(0, 0, 1), {2}, true).expand({1, 1, 3, 5});
@@ -66,8 +66,12 @@ TEST_CASE("MultiHeadAttention: shapes with separate widths, scale options, bad m
   CHECK(y.shape() == Shape{3, 7, 4});
   o.scale_by_total_width = true;
   CHECK(nn::MultiHeadAttention(o).scale == Approx(1.0 / std::sqrt(8.0)));
-  CHECK(error_message([&] { mha(randn({3, 7, 6}), randn({3, 2, 5}), randn({3, 2, 5}), ones({3, 7})); }) ==
+  CHECK(error_message([&] { mha(randn({3, 7, 6}), randn({3, 2, 5}), randn({3, 2, 5}), ones({3, 7}, kBool)); }) ==
         "MultiHeadAttention: mask of shape [3, 7] must be [B, Tk] = [3, 2] or [B, Tq, Tk] = [3, 7, 2]");
+  // a 0/1 float mask would read as an additive bias in PyTorch: refused
+  CHECK(error_message([&] { mha(randn({3, 7, 6}), randn({3, 2, 5}), randn({3, 2, 5}), ones({3, 2})); }) ==
+        "MultiHeadAttention: mask must be bool (true = attend), got float32; make it with a "
+        "comparison or .to(kBool)");
   CHECK(error_message([&] { nn::MultiHeadAttention(opts(6, 4)); }) ==
         "MultiHeadAttention: dim_a = 6 and dim_o = 6 must be multiples of num_heads = 4");
   CHECK(error_message([&] { nn::parse_attention_kind("flash"); }) ==
@@ -111,11 +115,11 @@ TEST_CASE("MultiHeadAttention is equivariant to query permutations and invariant
 TEST_CASE("MultiHeadAttention: changing masked keys changes nothing", "[nn][attention][mask]") {
   nn::MultiHeadAttention mha(opts(4, 2));
   Tensor q = randn({2, 3, 4}), kv = randn({2, 5, 4});
-  Tensor keep = tensor({{1, 1, 0, 1, 0}, {0, 1, 1, 1, 1}});
+  Tensor keep = tensor({{1, 1, 0, 1, 0}, {0, 1, 1, 1, 1}}, kBool);
   Tensor y = mha(q, kv, kv, keep);
   // overwrite every masked key/value row with noise
   Tensor noise = randn({2, 5, 4}) * 10.0;
-  Tensor kv2 = where(eq(keep, 0.0).unsqueeze(-1), noise, kv);
+  Tensor kv2 = where(logical_not(keep).unsqueeze(-1), noise, kv);
   CHECK(max_abs_diff(mha(q, kv2, kv2, keep), y) < 1e-5);
   // a full [B, Tq, Tk] mask that equals the padding mask gives the same output
   CHECK(max_abs_diff(mha(q, kv, kv, keep.unsqueeze(1).expand({2, 3, 5})), y) < 1e-6);
@@ -124,7 +128,7 @@ TEST_CASE("MultiHeadAttention: changing masked keys changes nothing", "[nn][atte
 TEST_CASE("MultiHeadAttention passes gradcheck, with masks and causal", "[nn][attention][gradcheck]") {
   nn::MultiHeadAttention mha(opts(4, 2));
   std::vector<Tensor> params = to_float64(mha);
-  Tensor keep = tensor({{1, 0, 1}, {1, 1, 0}}, kFloat64);
+  Tensor keep = tensor({{1, 0, 1}, {1, 1, 0}}, kBool);
   std::vector<Tensor> in = {leaf64({2, 3, 4}), leaf64({2, 3, 4})};
   in.insert(in.end(), params.begin(), params.end());
   CHECK(gradcheck([&](const std::vector<Tensor>& x) { return mha(x[0], x[1], x[1], keep); }, in));

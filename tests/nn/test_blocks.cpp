@@ -41,7 +41,7 @@ TEST_CASE("encoder, decoder and cross-attention blocks: shapes, causality, maske
     CHECK(enc.forward(x).shape() == Shape{2, 5, 8});
     nn::DecoderBlock dec(block(8, kind, 6));
     Tensor mem = randn({2, 4, 6});
-    Tensor keep = tensor({{1, 1, 1, 0}, {1, 0, 1, 1}});
+    Tensor keep = tensor({{1, 1, 1, 0}, {1, 0, 1, 1}}, kBool);
     Tensor y = dec.forward(x, mem, Tensor(), keep);
     CHECK(y.shape() == Shape{2, 5, 8});
     // causal self-attention: position 2 ignores positions 3, 4
@@ -49,7 +49,7 @@ TEST_CASE("encoder, decoder and cross-attention blocks: shapes, causality, maske
     { NoGradGuard g; x2.narrow(1, 3, 2).copy_(randn({2, 2, 8})); }
     CHECK(max_abs_diff(dec.forward(x2, mem, Tensor(), keep).narrow(1, 0, 3), y.narrow(1, 0, 3)) < 1e-5);
     // masked memory rows have no influence
-    Tensor mem2 = where(eq(keep, 0.0).unsqueeze(-1), randn({2, 4, 6}) * 5.0, mem);
+    Tensor mem2 = where(logical_not(keep).unsqueeze(-1), randn({2, 4, 6}) * 5.0, mem);
     CHECK(max_abs_diff(dec.forward(x, mem2, Tensor(), keep), y) < 1e-5);
     nn::CrossAttentionBlock ca(block(8, kind, 6));
     CHECK(ca.forward(randn({2, 3, 8}), mem, keep).shape() == Shape{2, 3, 8});
@@ -82,8 +82,8 @@ TEST_CASE("PMA: padded set elements have no influence", "[nn][blocks][mask]") {
   for (nn::AttentionKind kind : kKinds) {
     nn::PMA pma(4, 1, 2, kind);
     Tensor x = randn({2, 5, 4});
-    Tensor keep = tensor({{1, 1, 1, 0, 0}, {1, 1, 1, 1, 1}});
-    Tensor x2 = where(eq(keep, 0.0).unsqueeze(-1), randn({2, 5, 4}) * 5.0, x);
+    Tensor keep = tensor({{1, 1, 1, 0, 0}, {1, 1, 1, 1, 1}}, kBool);
+    Tensor x2 = where(logical_not(keep).unsqueeze(-1), randn({2, 5, 4}) * 5.0, x);
     CHECK(max_abs_diff(pma.forward(x2, keep), pma.forward(x, keep)) < 1e-5);
     // and a set padded with masked rows pools like the short set
     CHECK(max_abs_diff(pma.forward(x.narrow(0, 0, 1).narrow(1, 0, 3)),
@@ -94,7 +94,7 @@ TEST_CASE("PMA: padded set elements have no influence", "[nn][blocks][mask]") {
 TEST_CASE("every block passes gradcheck in each attention mode", "[nn][blocks][gradcheck]") {
   for (nn::AttentionKind kind : kKinds) {
     INFO(nn::attention_kind_name(kind));
-    const Tensor keep = tensor({{1, 1, 0}}, kFloat64);
+    const Tensor keep = tensor({{1, 1, 0}}, kBool);
     nn::EncoderBlock enc(block(4, kind));
     CHECK(check_block(enc, {leaf64({1, 3, 4})},
                       [&](const std::vector<Tensor>& v) { return enc.forward(v[0], keep); }));

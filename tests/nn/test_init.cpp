@@ -24,7 +24,7 @@ TEST_CASE("normal_ draws from N(mean, std^2)", "[nn][init]") {
   CHECK(mean_of(t) == Approx(3.0).margin(0.03));
   CHECK(std_of(t) == Approx(2.0).epsilon(0.01));
   // a normal has about 68.3% of its mass within one std of the mean
-  const double inside = mean(le(abs(t - 3.0), 2.0)).item<double>();
+  const double inside = mean(le(abs(t - 3.0), 2.0).to(kFloat64)).item<double>();
   CHECK(inside == Approx(0.6827).margin(0.01));
   // defaults: N(0, 1)
   nn::init::normal_(t, 0.0, 1.0, &gen);
@@ -44,7 +44,7 @@ TEST_CASE("uniform_ draws uniformly from a to b", "[nn][init]") {
   CHECK(mean_of(t) == Approx(1.0).margin(0.02));
   CHECK(std_of(t) == Approx(4.0 / std::sqrt(12.0)).epsilon(0.01));
   // a quarter of U[-1, 3) lies in [-1, 0)
-  CHECK(mean(lt(t, 0.0)).item<double>() == Approx(0.25).margin(0.01));
+  CHECK(mean(lt(t, 0.0).to(kFloat64)).item<double>() == Approx(0.25).margin(0.01));
 }
 
 TEST_CASE("zeros_, ones_, constant_ fill every element", "[nn][init]") {

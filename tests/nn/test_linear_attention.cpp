@@ -40,11 +40,11 @@ TEST_CASE("non-causal linear attention equals the explicit kernel form, with and
     nn::LinearAttention la(opts(8, 2), fm);
     Tensor q = randn({2, 5, 8}), kv = randn({2, 7, 8});
     CHECK(max_abs_diff(la(q, kv, kv), la.forward_reference(q, kv, kv)) < 1e-5);
-    Tensor keep = tensor({{1, 1, 0, 1, 1, 1, 0}, {0, 1, 1, 1, 1, 1, 1}});
+    Tensor keep = tensor({{1, 1, 0, 1, 1, 1, 0}, {0, 1, 1, 1, 1, 1, 1}}, kBool);
     Tensor y = la(q, kv, kv, keep);
     CHECK(max_abs_diff(y, la.forward_reference(q, kv, kv, keep)) < 1e-5);
     // masked keys have no influence
-    Tensor kv2 = where(eq(keep, 0.0).unsqueeze(-1), randn({2, 7, 8}) * 5.0, kv);
+    Tensor kv2 = where(logical_not(keep).unsqueeze(-1), randn({2, 7, 8}) * 5.0, kv);
     CHECK(max_abs_diff(la(q, kv2, kv2, keep), y) < 1e-5);
   }
 }
@@ -88,8 +88,8 @@ TEST_CASE("linear attention: a fully masked sequence gives 0, a full mask is ref
   nn::LinearAttention la(opts(4, 2), nn::FeatureMap::EluPlusOne);
   Tensor x = randn({1, 3, 4});
   // fc_o(0) = fc_o's bias, which starts at 0
-  CHECK(max_abs_diff(la(x, x, x, zeros({1, 3})), zeros({1, 3, 4})) < 1e-7);
-  CHECK(error_message([&] { la(x, x, x, ones({1, 3, 3})); }) ==
+  CHECK(max_abs_diff(la(x, x, x, zeros({1, 3}, kBool)), zeros({1, 3, 4})) < 1e-7);
+  CHECK(error_message([&] { la(x, x, x, ones({1, 3, 3}, kBool)); }) ==
         "LinearAttention: mask of shape [1, 3, 3] has no O(n) form; give a [B, Tk] key padding "
         "mask (or causal)");
 }
@@ -100,7 +100,7 @@ TEST_CASE("linear attention passes gradcheck in both feature maps, causal or not
     nn::LinearAttention la(opts(4, 2), fm);
     std::vector<Tensor> in = to_float64(la);
     in.insert(in.begin(), leaf64({2, 3, 4}));
-    Tensor keep = tensor({{1, 0, 1}, {1, 1, 1}}, kFloat64);
+    Tensor keep = tensor({{1, 0, 1}, {1, 1, 1}}, kBool);
     CHECK(gradcheck([&](const std::vector<Tensor>& x) { return la(x[0], x[0], x[0], keep); }, in));
     CHECK(gradcheck([&](const std::vector<Tensor>& x) { return la(x[0], x[0], x[0], Tensor(), true); },
                     in));

@@ -383,3 +383,40 @@ TEST_CASE("load_state_dict into tied weights writes the one shared tensor", "[nn
   CHECK(m.second->w.is_same(m.inner->w));
   CHECK_THAT(values(m.second->w), ApproxValues(std::vector<double>(6, 2.0)));
 }
+
+TEST_CASE("load_state_dict strict: one name of a tied tensor is enough", "[nn][module]") {
+  Tied src;
+  {
+    NoGradGuard no_grad;
+    src.inner->w.fill_(4.0);
+  }
+  for (const char* kept : {"inner.w", "second.w"}) {
+    INFO(kept);
+    nn::StateDict dict = src.state_dict();
+    dict.erase(std::string(kept) == "inner.w" ? "second.w" : "inner.w");
+    Tied m;
+    m.load_state_dict(dict);  // strict
+    CHECK(m.second->w.is_same(m.inner->w));
+    CHECK_THAT(values(m.inner->w), ApproxValues(std::vector<double>(6, 4.0)));
+    CHECK(keys(m.state_dict()) == keys(src.state_dict()));
+  }
+  // with neither name it is still missing
+  nn::StateDict none = src.state_dict();
+  none.erase("inner.w");
+  none.erase("second.w");
+  Tied m;
+  CHECK(error_message([&] { m.load_state_dict(none); }) ==
+        "load_state_dict: missing key 'inner.w' (nor any name tied to it)");
+}
+
+TEST_CASE("load_state_dict: two names of one tied tensor must agree", "[nn][module][errors]") {
+  Tied m;
+  nn::StateDict dict;
+  for (const auto& [name, t] : m.state_dict()) dict[name] = t.detach().clone();
+  NoGradGuard no_grad;
+  dict["second.w"].fill_(2.0);
+  CHECK(error_message([&] { m.load_state_dict(dict); }) ==
+        "load_state_dict: 'inner.w' and 'second.w' are one tied tensor in the module but "
+        "differ in the dict");
+  CHECK_THAT(values(m.inner->w), ApproxValues({1, 2, 3, 4, 5, 6}));  // unchanged
+}

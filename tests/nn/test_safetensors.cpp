@@ -63,6 +63,8 @@ void check_same(const Tensor& a, const Tensor& b) {
   REQUIRE(a.shape() == b.shape());
   if (a.dtype() == kInt64) {
     CHECK(a.to_vector<int64_t>() == b.to_vector<int64_t>());
+  } else if (a.dtype() == kBool) {
+    CHECK(a.to_vector<bool>() == b.to_vector<bool>());
   } else {
     CHECK(a.to_vector<double>() == b.to_vector<double>());  // bit-exact, no tolerance
   }
@@ -383,13 +385,59 @@ TEST_CASE("safetensors: malformed tensor entries are rejected", "[safetensors]")
             .find("not two integers") != std::string::npos);
 }
 
+TEST_CASE("safetensors: a BOOL tensor round-trips beside the other dtypes", "[safetensors]") {
+  TempDir dir;
+  const std::string path = dir.file("mask.safetensors");
+  const nn::StateDict in = {
+      {"causal", tril(ones({3, 3}, kBool))},
+      {"keep", tensor({{1, 0, 1, 1}, {0, 0, 0, 1}}, kBool).t()},  // not contiguous
+      {"none", zeros({0, 2}, kBool)},
+      {"one", scalar_tensor(1, kBool)},
+      {"w", tensor({1.5, -2.0})}};
+  nn::save_safetensors(path, in);
+  const std::string bytes = read_bytes(path);
+  CHECK(bytes.find(R"("causal":{"dtype":"BOOL","shape":[3,3],"data_offsets":[0,9]})") !=
+        std::string::npos);
+  const nn::SafetensorsFile f = nn::load_safetensors(path);
+  REQUIRE(f.tensors.size() == in.size());
+  for (const auto& [name, t] : in) {
+    INFO(name);
+    check_same(f.tensors.at(name), t);
+  }
+  CHECK(f.tensors.at("causal").to_vector<bool>() ==
+        std::vector<bool>{true, false, false, true, true, false, true, true, true});
+}
+
+TEST_CASE("safetensors: a hand-made file with a BOOL tensor", "[safetensors]") {
+  // What safetensors.numpy.save_file({"m": np.array([[True, False, True], [False, False,
+  // True]])}) writes: one byte per element, 0 or 1, row-major.
+  TempDir dir;
+  const std::string path = dir.file("hand.safetensors");
+  const std::string header = R"({"m":{"dtype":"BOOL","shape":[2,3],"data_offsets":[0,6]}})";
+  write_bytes(path, st_bytes(header, std::string("\1\0\1\0\0\1", 6)));
+  const nn::SafetensorsFile f = nn::load_safetensors(path);
+  const Tensor m = f.tensors.at("m");
+  CHECK(m.dtype() == kBool);
+  CHECK(m.shape() == Shape{2, 3});
+  CHECK(m.to_vector<bool>() == std::vector<bool>{true, false, true, false, false, true});
+  CHECK(sum(m).item<int64_t>() == 3);
+  // a byte that is neither 0 nor 1 is no bool: refused, naming the element
+  const std::string p = "load_safetensors: '" + dir.file("bad.safetensors") + "': ";
+  CHECK(load_error(dir, header, std::string("\1\0\2\0\0\1", 6)) ==
+        p + "tensor 'm' of dtype BOOL holds the byte 2 at element 2; a BOOL byte must be 0 or 1");
+  // the byte count follows the element size of one byte
+  CHECK_THAT(load_error(dir, R"({"m":{"dtype":"BOOL","shape":[2,3],"data_offsets":[0,24]}})",
+                        std::string(24, '\0')),
+             Catch::Contains("needs 6"));
+}
+
 TEST_CASE("safetensors: unknown dtypes are rejected", "[safetensors]") {
   TempDir dir;
   const std::string p = "load_safetensors: '" + dir.file("bad.safetensors") + "': ";
   CHECK(load_error(dir, R"({"h":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})",
                    std::string(4, '\0')) ==
-        p + "tensor 'h' has dtype 'F16', which attic cannot read (it reads F32, F64 and I64)");
-  for (const char* dtype : {"BF16", "I32", "U8", "BOOL", "f32", "float32", ""}) {
+        p + "tensor 'h' has dtype 'F16', which attic cannot read (it reads F32, F64, I64 and BOOL)");
+  for (const char* dtype : {"BF16", "I32", "U8", "bool", "f32", "float32", ""}) {
     INFO(dtype);
     CHECK_THAT(load_error(dir, std::string(R"({"h":{"dtype":")") + dtype +
                                    R"(","shape":[],"data_offsets":[0,4]}})",

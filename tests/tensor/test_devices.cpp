@@ -119,6 +119,41 @@ TEST_CASE("on every device: gather, scatter_add, tril, where", "[devices]") {
   }
 }
 
+TEST_CASE("on every device: bool masks from comparisons, logic, where, tril, sums", "[devices][bool]") {
+  for (Device d : available_devices()) {
+    INFO(device_name(d));
+    Tensor x = tensor({{1, -2, 3}, {-4, 5, 6}}).to(d);
+    Tensor pos = gt(x, 0.0);
+    CHECK(pos.dtype() == kBool);
+    CHECK(pos.device() == d);
+    CHECK(pos.to(Device::CPU).to_vector<bool>() ==
+          std::vector<bool>{true, false, true, false, true, true});
+    CHECK(eq(x, x.t().contiguous().t()).to(Device::CPU).to_vector<bool>() ==
+          std::vector<bool>(6, true));
+    CHECK(logical_and(pos, lt(x, 4.0)).to(Device::CPU).to_vector<bool>() ==
+          std::vector<bool>{true, false, true, false, false, false});
+    CHECK((pos + logical_not(pos)).to(Device::CPU).to_vector<bool>() == std::vector<bool>(6, true));
+    CHECK(values(x * pos) == std::vector<double>{1, 0, 3, 0, 5, 6});
+    CHECK(values(masked_fill(x, logical_not(pos), 0.5)) ==
+          std::vector<double>{1, 0.5, 3, 0.5, 5, 6});
+    CHECK(values(where(pos, x, zeros({}).to(d))) == std::vector<double>{1, 0, 3, 0, 5, 6});
+    CHECK(tril(pos).to(Device::CPU).to_vector<bool>() ==
+          std::vector<bool>{true, false, false, false, true, false});
+    CHECK(sum(pos).item<int64_t>() == 4);
+    CHECK(sum(pos, {0}).to_vector<int64_t>() == std::vector<int64_t>{1, 1, 2});
+    CHECK(cumsum(pos, 1).to_vector<int64_t>() == std::vector<int64_t>{1, 1, 2, 0, 1, 2});
+    CHECK(max(pos, 1).values.to(Device::CPU).to_vector<bool>() == std::vector<bool>{true, true});
+    CHECK(min(pos).item<bool>() == false);
+    Tensor idx = from_vector<int64_t>({1, 0, 1}).to(d);
+    CHECK(index_select(pos, 0, idx).to(Device::CPU).to_vector<bool>() ==
+          std::vector<bool>{false, true, true, true, false, true, false, true, true});
+    CHECK(index_add(zeros({2, 3}, kBool).to(d), 0, idx, pos.narrow(0, 0, 1).expand({3, 3}))
+              .to(Device::CPU).to_vector<bool>() ==
+          std::vector<bool>{true, false, true, true, false, true});
+    CHECK(values(pos.to(kFloat32)) == std::vector<double>{1, 0, 1, 0, 1, 1});
+  }
+}
+
 TEST_CASE("on every device: to() round trips keep values and dtypes", "[devices]") {
   for (Device d : available_devices()) {
     INFO(device_name(d));

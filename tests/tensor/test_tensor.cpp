@@ -1,4 +1,6 @@
 // Tensor basics: factories, metadata, element access, printing, devices.
+#include <cmath>
+
 #include "helpers.h"
 
 using namespace attic;
@@ -45,6 +47,51 @@ TEST_CASE("from_vector fills a shape or makes a 1-D tensor", "[tensor]") {
   CHECK(from_vector(std::vector<double>{7, 8}).shape() == Shape{2});
   CHECK(error_message([] { from_vector(std::vector<float>{1, 2, 3}, {2, 2}); }) ==
         "from_vector: 3 values do not fill shape [2, 2]");
+}
+
+TEST_CASE("from_vector with the shape {} makes a 0-d tensor, as torch.tensor(3.0)", "[tensor]") {
+  Tensor s = from_vector(std::vector<double>{3.0}, {});
+  CHECK(s.dim() == 0);
+  CHECK(s.shape() == Shape{});
+  CHECK(s.numel() == 1);
+  CHECK(s.dtype() == kFloat64);
+  CHECK(s.item<double>() == 3.0);
+  CHECK(from_vector(std::vector<int64_t>{-7}, {}, kFloat32).dtype() == kFloat32);
+  CHECK(from_vector(std::vector<int64_t>{-7}, {}).item<int64_t>() == -7);
+  CHECK(error_message([] { from_vector(std::vector<float>{1, 2}, {}); }) ==
+        "from_vector: 2 values do not fill shape []");
+  CHECK(error_message([] { from_vector(std::vector<float>{}, {}); }) ==
+        "from_vector: 0 values do not fill shape []");
+  // without a shape it stays 1-D, an empty vector too
+  CHECK(from_vector(std::vector<float>{3}).shape() == Shape{1});
+  CHECK(from_vector(std::vector<float>{}).shape() == Shape{0});
+}
+
+TEST_CASE("bool tensors: factories, conversions, element access", "[tensor][bool]") {
+  Tensor z = zeros({2, 3}, kBool);
+  CHECK(z.dtype() == kBool);
+  CHECK(dtype_size(kBool) == 1);
+  CHECK(std::string(dtype_name(kBool)) == "bool");
+  CHECK_FALSE(is_floating(kBool));
+  CHECK(z.to_vector<bool>() == std::vector<bool>(6, false));
+  CHECK(ones({2}, kBool).to_vector<bool>() == std::vector<bool>{true, true});
+  CHECK(full({2}, 0.25, kBool).to_vector<bool>() == std::vector<bool>{true, true});  // nonzero
+  Tensor m = from_vector(std::vector<bool>{true, false, true, true}, {2, 2});
+  CHECK(m.dtype() == kBool);
+  CHECK(m.data_ptr<bool>()[1] == false);
+  CHECK(m[1][0].item<bool>());
+  // to(kBool): nonzero is true (NaN too, as in PyTorch); back: 1 and 0
+  Tensor x = tensor({0.0, -0.0, 2.5, NAN, -1.0});
+  CHECK(x.to(kBool).to_vector<bool>() == std::vector<bool>{false, false, true, true, true});
+  CHECK(values(x.to(kBool).to(kFloat32)) == std::vector<double>{0, 0, 1, 1, 1});
+  CHECK(tensor({3, 0}, kInt64).to(kBool).to(kInt64).to_vector<int64_t>() ==
+        std::vector<int64_t>{1, 0});
+  // a bool tensor holds no gradient
+  CHECK(error_message([] { ones({1}, kBool).requires_grad_(); }) ==
+        "requires_grad_: only floating tensors can require grad, this one is bool");
+  CHECK(error_message([] { randn({2}, kBool); }) == "randn: needs a floating dtype, got bool");
+  CHECK(error_message([&] { m.data_ptr<float>(); }) ==
+        "data_ptr: tensor has dtype bool, asked for float32");
 }
 
 TEST_CASE("empty rejects negative sizes", "[tensor]") {
@@ -123,6 +170,14 @@ TEST_CASE("printing follows PyTorch's layout", "[tensor][print]") {
   CHECK(tensor({1.5}, kFloat64).str() == "tensor([1.5000], dtype=float64)");
   CHECK(tensor({1e-6, 1}).str() == "tensor([1.0000e-06, 1.0000e+00])");
   CHECK(zeros({0}).str() == "tensor([])");
+}
+
+TEST_CASE("printing a bool tensor shows true and false, right-aligned", "[tensor][print]") {
+  // PyTorch prints tensor([ True, False]); attic prints C++'s words, as in requires_grad=true
+  CHECK(tensor({1, 0, 1}, kBool).str() == "tensor([ true, false,  true])");
+  CHECK(tensor({{1, 1}, {0, 1}}, kBool).str() == "tensor([[ true,  true],\n        [false,  true]])");
+  CHECK(ones({2}, kBool).str() == "tensor([true, true])");
+  CHECK(scalar_tensor(0, kBool).str() == "tensor(false)");
 }
 
 TEST_CASE("printing a 3-D tensor separates blocks with a blank line", "[tensor][print]") {

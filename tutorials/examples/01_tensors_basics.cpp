@@ -24,12 +24,15 @@ int main() {
   const float* p = a.data_ptr<float>();
   std::cout << "a[1, 2] = " << p[1 * a.stride(0) + 2 * a.stride(1)] << "\n";
 
-  // The three dtypes. Float32 computes, float64 makes gradcheck exact, int64 indexes.
+  // The four dtypes. Float32 computes, float64 makes gradcheck exact, int64 indexes,
+  // bool masks: a comparison gives one byte per element, true or false.
   Tensor d = tensor({{1.5, 2.5}}, kFloat64);
   Tensor i = tensor({7, 8, 9}, kInt64);
-  std::cout << d << "\n" << i << "\n";
+  Tensor m = gt(i, 7.5);
+  std::cout << d << "\n" << i << "\n" << m << "\n";
   describe("d", d);
   describe("i", i);
+  describe("m", m);
 
   // Copying a Tensor copies the handle, not the numbers: b and a are one tensor.
   Tensor b = a;

@@ -64,7 +64,7 @@ void attention_backward_by_hand(const Mat& q, const Mat& k, const Mat& v, const 
 Tensor attention(const Tensor& q, const Tensor& k, const Tensor& v) {
   const int64_t T = q.size(0);
   Tensor s = matmul(q, k.t()) * (1.0 / std::sqrt(double(q.size(1))));
-  s = masked_fill(s, triu(ones({T, T}, q.dtype()), 1), -std::numeric_limits<double>::infinity());
+  s = masked_fill(s, triu(ones({T, T}, kBool), 1), -std::numeric_limits<double>::infinity());
   return matmul(softmax(s, -1), v);
 }
 

@@ -65,7 +65,7 @@ int main() {
   // 2. With attic ops, the lines of models/gpt/attention.cpp for one head.
   Tensor Q = from_vector(q, {T, hs}), K = from_vector(k, {T, hs}), V = from_vector(v, {T, hs});
   Tensor att = matmul(Q, K.t()) * (1.0 / std::sqrt(double(hs)));  // [T, T]
-  Tensor mask = triu(ones({T, T}), 1);                              // 1 where u > t
+  Tensor mask = triu(ones({T, T}, kBool), 1);                       // true where u > t
   att = masked_fill(att, mask, -std::numeric_limits<double>::infinity());
   Tensor w = softmax(att, -1);
   Tensor y = matmul(w, V);  // [T, hs]

@@ -13,7 +13,7 @@ using namespace attic;
 Tensor one_head(const Tensor& q, const Tensor& k, const Tensor& v) {
   const int64_t T = q.size(1), hs = q.size(2);
   Tensor att = matmul(q, k.transpose(1, 2)) * (1.0 / std::sqrt(double(hs)));  // [B, T, T]
-  att = masked_fill(att, triu(ones({T, T}), 1), -std::numeric_limits<double>::infinity());
+  att = masked_fill(att, triu(ones({T, T}, kBool), 1), -std::numeric_limits<double>::infinity());
   return matmul(softmax(att, -1), v);
 }
 

@@ -32,7 +32,7 @@ int count_nodes(const Tensor& t) {
 Tensor composed(const Tensor& q, const Tensor& k, const Tensor& v) {
   const int64_t T = q.size(2);
   Tensor att = matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(double(q.size(3))));
-  att = masked_fill(att, triu(ones({T, T}), 1), -std::numeric_limits<double>::infinity());
+  att = masked_fill(att, triu(ones({T, T}, kBool), 1), -std::numeric_limits<double>::infinity());
   return matmul(softmax(att, -1), v);
 }
 

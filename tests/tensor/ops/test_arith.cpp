@@ -50,6 +50,46 @@ TEST_CASE("broadcast and dtype errors name the op and the shapes", "[arith][erro
   CHECK(error_message([] { add(Tensor(), zeros({1})); }) == "add: got an undefined tensor");
 }
 
+TEST_CASE("a bool operand takes the other's dtype, float32 beside a scalar", "[arith][bool]") {
+  Tensor m = tensor({1, 0, 1}, kBool);
+  Tensor x = tensor({2.0, 3.0, 4.0}, kFloat64);
+  // beside a tensor: PyTorch's x + m and x * m keep x's dtype
+  CHECK((x + m).dtype() == kFloat64);
+  CHECK(values(x + m) == std::vector<double>{3, 3, 5});
+  CHECK(values(m * x) == std::vector<double>{2, 0, 4});
+  CHECK(values(x - m) == std::vector<double>{1, 3, 3});
+  CHECK(values(m / x) == std::vector<double>{0.5, 0, 0.25});
+  Tensor i = tensor({5, 6, 7}, kInt64);
+  CHECK((i * m).to_vector<int64_t>() == std::vector<int64_t>{5, 0, 7});
+  // beside a scalar (Python's float): float32
+  CHECK((m * 0.5).dtype() == kFloat32);
+  CHECK(values(m * 0.5) == std::vector<double>{0.5, 0, 0.5});
+  CHECK(values(m + 2.0) == std::vector<double>{3, 2, 3});
+  CHECK(values(m - 1.0) == std::vector<double>{0, -1, 0});
+  CHECK(values(1.0 - m) == std::vector<double>{0, 1, 0});
+  CHECK(values(m / 2.0) == std::vector<double>{0.5, 0, 0.5});
+  CHECK((2.0 / (m + 1.0)).dtype() == kFloat32);
+  // the gradient reaches the float operand only
+  Tensor a = tensor({2.0, 3.0, 4.0}, kFloat64).requires_grad_();
+  sum(a * m).backward();
+  CHECK(values(a.grad()) == std::vector<double>{1, 0, 1});
+  CHECK(gradcheck([&](const Inputs& v) { return v[0] * m + m; }, {leaf64({2, 3})}));
+}
+
+TEST_CASE("two bool tensors: add is OR, mul is AND, sub, div and neg are refused", "[arith][bool]") {
+  Tensor p = tensor({0, 0, 1, 1}, kBool), q = tensor({0, 1, 0, 1}, kBool);
+  CHECK((p + q).dtype() == kBool);
+  CHECK((p + q).to_vector<bool>() == std::vector<bool>{false, true, true, true});
+  CHECK((p * q).to_vector<bool>() == std::vector<bool>{false, false, false, true});
+  CHECK(maximum(p, q).to_vector<bool>() == std::vector<bool>{false, true, true, true});
+  CHECK(minimum(p, q).to_vector<bool>() == std::vector<bool>{false, false, false, true});
+  CHECK(error_message([&] { p - q; }) ==
+        "sub: cannot subtract two bool tensors; use logical_xor(a, b), or convert one with "
+        ".to(dtype)");
+  CHECK(error_message([&] { p / q; }) == "div: needs a floating tensor, got bool");
+  CHECK(error_message([&] { -p; }) == "neg: needs a floating tensor, got bool");
+}
+
 TEST_CASE("int64 tensors add and multiply exactly", "[arith]") {
   Tensor a = tensor({3000000000, 2}, kInt64);
   CHECK((a + a).to_vector<int64_t>() == std::vector<int64_t>{6000000000, 4});

@@ -23,7 +23,7 @@ namespace {
 Tensor composed(const Tensor& q, const Tensor& k, const Tensor& v, bool causal, double scale) {
   Tensor att = matmul(q, k.transpose(-2, -1)) * scale;
   if (causal) {
-    const Tensor mask = triu(ones({q.size(-2), k.size(-2)}, q.dtype()), 1);
+    const Tensor mask = triu(ones({q.size(-2), k.size(-2)}, kBool), 1);
     att = masked_fill(att, mask, -std::numeric_limits<double>::infinity());
   }
   return matmul(softmax(att, -1), v);
@@ -255,7 +255,7 @@ TEST_CASE("scaled_dot_product_attention: a keep mask and the causal mask, by han
   const Tensor k = tensor({{1, 0}, {0, 1}}, kFloat64);
   const Tensor v = tensor({{4, 0}, {0, 4}}, kFloat64);
   // keep key 1 only: every query returns v_1 = [0, 4]
-  const Tensor keep = tensor({0, 1}, kFloat64);
+  const Tensor keep = tensor({0, 1}, kBool);
   CHECK_THAT(values(scaled_dot_product_attention(q, k, v, {.attn_mask = keep, .scale = 1.0})),
              ApproxValues({0, 4, 0, 4}, 1e-12));
   // and causal too: query 0 keeps nothing. With -inf its row is NaN; with -65504 it is
@@ -271,9 +271,12 @@ TEST_CASE("scaled_dot_product_attention: a keep mask and the causal mask, by han
   scaled_dot_product_attention(q, k, v, {.scale = 1.0, .weights = &w});
   CHECK_THAT(values(w), ApproxValues({0.75, 0.25, 0.5, 0.5}, 1e-12));
   CHECK(error_message([&] {
-    scaled_dot_product_attention(q, k, v, {.attn_mask = ones({3}, kFloat64)});
+    scaled_dot_product_attention(q, k, v, {.attn_mask = ones({3}, kBool)});
   }) == "scaled_dot_product_attention: attn_mask of shape [3] does not broadcast to the scores' "
         "shape [2, 2]");
+  CHECK(error_message([&] {
+    scaled_dot_product_attention(q, k, v, {.attn_mask = ones({2}, kFloat64)});
+  }) == "scaled_dot_product_attention: attn_mask must be bool (true = attend), got float64");
 }
 
 TEST_CASE("scaled_dot_product_attention: fused where it applies, the composed ops elsewhere",
@@ -283,7 +286,7 @@ TEST_CASE("scaled_dot_product_attention: fused where it applies, the composed op
   auto fn = [](const Tensor& y) { return std::string(y.grad_fn()->name()); };
   CHECK(fn(scaled_dot_product_attention(q, k, v, {.is_causal = true})) == "AttentionBackward");
   CHECK(fn(scaled_dot_product_attention(q, k, v, {.fused = false})) != "AttentionBackward");
-  CHECK(fn(scaled_dot_product_attention(q, k, v, {.attn_mask = ones({4}, kFloat64)})) !=
+  CHECK(fn(scaled_dot_product_attention(q, k, v, {.attn_mask = ones({4}, kBool)})) !=
         "AttentionBackward");
   // both give the same numbers and weights
   for (const bool causal : {true, false}) {

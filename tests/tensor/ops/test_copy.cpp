@@ -47,6 +47,26 @@ TEST_CASE("add_, mul_ and fill_ write in place", "[copy]") {
   CHECK(values(b) == std::vector<double>{3, 6, 9, 12});
 }
 
+TEST_CASE("add_ and mul_ on a bool tensor: OR with a bool, nothing that leaves bool", "[copy][bool]") {
+  Tensor m = tensor({0, 1, 0}, kBool);
+  m.add_(tensor({1, 0, 0}, kBool));
+  CHECK(m.to_vector<bool>() == std::vector<bool>{true, true, false});
+  CHECK(error_message([&] { m.add_(ones({3})); }) ==
+        "add_: the sum is float32, which this bool tensor cannot hold; use logical_or, or "
+        "convert with .to(dtype) first");
+  CHECK(error_message([&] { m.add_(m, 2.0); }) ==
+        "add_: the sum is float32, which this bool tensor cannot hold; use logical_or, or "
+        "convert with .to(dtype) first");
+  CHECK(error_message([&] { m.mul_(0.5); }) ==
+        "mul_: a bool tensor cannot hold a product with a scalar; use logical_and, or convert "
+        "with .to(dtype) first");
+  CHECK(m.to_vector<bool>() == std::vector<bool>{true, true, false});  // unchanged
+  // a float tensor adds a bool one in place: x += mask
+  Tensor x = zeros({3});
+  x.add_(m, 0.5);
+  CHECK(values(x) == std::vector<double>{0.5, 0.5, 0});
+}
+
 TEST_CASE("in-place writes refuse tensors autograd tracks, unless under NoGradGuard", "[copy][grad]") {
   Tensor w = ones({2}).requires_grad_();
   CHECK(error_message([&] { w.fill_(0); }) ==

@@ -40,6 +40,12 @@ TEST_CASE("cumsum of int64 is exact, of a 0-d tensor is itself", "[ops][cumsum]"
   CHECK(cumsum(zeros({2, 0}), 1).shape() == Shape{2, 0});
 }
 
+TEST_CASE("cumsum of a bool tensor counts in int64", "[ops][cumsum][bool]") {
+  Tensor c = cumsum(tensor({{1, 0, 1}, {0, 1, 1}}, kBool), 1);
+  CHECK(c.dtype() == kInt64);
+  CHECK(c.to_vector<int64_t>() == std::vector<int64_t>{1, 1, 2, 0, 1, 2});
+}
+
 TEST_CASE("cumsum gradient is the suffix sum of g", "[ops][cumsum][grad]") {
   // y = [a, a + b, a + b + c]; L = 1 y0 + 10 y1 + 100 y2
   // dL/da = 111, dL/db = 110, dL/dc = 100

@@ -76,6 +76,17 @@ TEST_CASE("argmax picks the first of tied maxima", "[ops][max]") {
   CHECK_FALSE(argmax(xg, 1).requires_grad());
 }
 
+TEST_CASE("max and min of bool tensors: any and all", "[ops][max][bool]") {
+  Tensor m = tensor({{0, 1, 1}, {0, 0, 0}}, kBool);
+  CHECK(max(m).dtype() == kBool);
+  CHECK(max(m).item<bool>());
+  CHECK_FALSE(min(m).item<bool>());
+  ValuesIndices r = max(m, 1);
+  CHECK(r.values.to_vector<bool>() == std::vector<bool>{true, false});
+  CHECK(r.indices.to_vector<int64_t>() == std::vector<int64_t>{1, 0});
+  CHECK(argmax(m, 0).to_vector<int64_t>() == std::vector<int64_t>{0, 0, 0});
+}
+
 TEST_CASE("max along a dim: the gradient goes to the chosen position", "[ops][max][grad]") {
   Tensor x = tensor({{1, 5, -2}, {3, 0, 7}}, kFloat64).requires_grad_();
   // L = 10 · max_row0 + 100 · max_row1

@@ -71,6 +71,17 @@ TEST_CASE("sum of int64 is exact, sums of empty tensors are 0", "[ops][reduce]")
   CHECK(std::isnan(mean(zeros({0})).item<double>()));  // 0 / 0
 }
 
+TEST_CASE("sum of a bool tensor counts its trues in int64, mean refuses bool", "[ops][reduce][bool]") {
+  Tensor m = tensor({{1, 0, 1}, {1, 1, 1}}, kBool);
+  CHECK(sum(m).dtype() == kInt64);
+  CHECK(sum(m).item<int64_t>() == 5);
+  CHECK(sum(m, {1}).to_vector<int64_t>() == std::vector<int64_t>{2, 3});
+  CHECK(sum(m.t(), {1}, true).to_vector<int64_t>() == std::vector<int64_t>{2, 1, 2});
+  // 300 trues: more than a byte could count
+  CHECK(sum(ones({300}, kBool)).item<int64_t>() == 300);
+  CHECK(error_message([&] { mean(m); }) == "mean: needs a floating tensor, got bool");
+}
+
 TEST_CASE("a 0-d tensor reduces over dim 0 or -1 to itself", "[ops][reduce]") {
   Tensor s = scalar_tensor(2.5, kFloat64).requires_grad_();
   CHECK(sum(s, {0}).dim() == 0);

@@ -36,6 +36,23 @@ TEST_CASE("tril of int64 ones is the causal mask", "[ops][tril]") {
   CHECK(mask.to_vector<int64_t>() == std::vector<int64_t>{1, 0, 0, 1, 1, 0, 1, 1, 1});
 }
 
+TEST_CASE("tril and triu of bool ones are bool causal masks", "[ops][tril][bool]") {
+  Tensor keep = tril(ones({3, 3}, kBool));  // true where key j <= query i
+  CHECK(keep.dtype() == kBool);
+  CHECK(keep.to_vector<bool>() ==
+        std::vector<bool>{true, false, false, true, true, false, true, true, true});
+  Tensor future = triu(ones({2, 3}, kBool), 1);  // true where j > i
+  CHECK(future.to_vector<bool>() == std::vector<bool>{false, true, true, false, false, true});
+  // a batch, through a transposed view
+  Tensor b = ones({2, 3, 2}, kBool).transpose(1, 2);
+  CHECK(tril(b, -1).to_vector<bool>() ==
+        std::vector<bool>{false, false, false, true, false, false,
+                          false, false, false, true, false, false});
+  // as masked_fill's mask
+  Tensor att = masked_fill(zeros({2, 2}), triu(ones({2, 2}, kBool), 1), -1.0);
+  CHECK(values(att) == std::vector<double>{0, -1, 0, 0});
+}
+
 TEST_CASE("tril passes the gradient through the kept triangle only", "[ops][tril]") {
   Tensor x = zeros({2, 2}).requires_grad_();
   tril(x).backward(tensor({{1, 2}, {3, 4}}));
