@@ -36,7 +36,8 @@ Tensor CausalSelfAttention::forward(const Tensor& x) {
   return resid_dropout->forward(c_proj->forward(y));
 }
 
-// The same attention in separate ops, as the write-up has it, with dropout on the weights.
+// The same attention in separate ops, as karpathy/nanoGPT's model.py writes it without
+// flash attention, with dropout on the weights.
 // q, k, v [B, NH, T, hs] -> [B, NH, T, hs].
 Tensor CausalSelfAttention::attend(const Tensor& q, const Tensor& k, const Tensor& v) {
   const int64_t T = q.size(2), hs = q.size(3);

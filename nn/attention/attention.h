@@ -23,15 +23,16 @@ AttentionKind parse_attention_kind(const std::string& name);
 std::string attention_kind_name(AttentionKind kind);
 
 // MultiHeadAttention(dim_q, dim_k, dim_v, num_heads, dropout, dim_a = dim_q, dim_o = dim_q)
-// of the seed (SPEC §2a): q, k project to dim_a, v to dim_o, output width dim_o.
+// of tonyduan/transformer-blocks (src/blocks.py): q, k project to dim_a, v to dim_o, output
+// width dim_o.
 // 0 for dim_a or dim_o means "dim_q".
 struct AttentionOptions {
   int64_t dim_q = 0, dim_k = 0, dim_v = 0;
   int64_t num_heads = 1;
   double dropout = 0.0;  // on the attention weights (softmax only; linear has no weights)
   int64_t dim_a = 0, dim_o = 0;
-  // Softmax only. false: logits · 1/√(dim_a / num_heads), the head width, as the README and
-  // the paper say. true: · 1/√dim_a, what the seed's code does at every commit.
+  // Softmax only. false: logits · 1/√(dim_a / num_heads), the head width, as its README and
+  // Vaswani et al. 2017 say. true: · 1/√dim_a, what its src/blocks.py does at every commit.
   bool scale_by_total_width = false;
 
   int64_t a() const { return dim_a > 0 ? dim_a : dim_q; }

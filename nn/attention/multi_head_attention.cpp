@@ -24,8 +24,9 @@ MultiHeadAttention::MultiHeadAttention(const AttentionOptions& opt) : options(op
   fc_k = register_module("fc_k", xavier_linear(opt.dim_k, opt.a()));
   fc_v = register_module("fc_v", xavier_linear(opt.dim_v, opt.o()));
   fc_o = register_module("fc_o", xavier_linear(opt.o(), opt.o()));
-  // The README divides by √d_k, the width of one head's queries; the seed's code divides
-  // by √dim_a, the width of all heads together: kept as the scale_by_total_width option.
+  // The README of tonyduan/transformer-blocks divides by √d_k, the width of one head's
+  // queries; its code (src/blocks.py) divides by √dim_a, the width of all heads together:
+  // kept as the scale_by_total_width option.
   const double width = opt.scale_by_total_width ? double(opt.a()) : double(opt.a() / opt.num_heads);
   scale = 1.0 / std::sqrt(width);
 }

@@ -17,10 +17,10 @@ Tensor merge_heads(const Tensor& x);
 Tensor keep_mask_4d(const Tensor& keep, int64_t B, int64_t Tq, int64_t Tk, bool causal,
                     DType dtype, const char* who);
 
-// The fill value of dropped logits: fp16's lowest, −65504, as the seed does, not −∞. After
-// the max-subtracted softmax a row with some kept key gives the dropped ones exp(−65504 − m),
-// which is 0 in float32 and float64; a row with no kept key is uniform, so it returns the
-// mean of v instead of NaN (SPEC §2a).
+// The fill value of dropped logits: fp16's lowest, −65504, as tonyduan/transformer-blocks'
+// src/blocks.py does, not −∞. After the max-subtracted softmax a row with some kept key gives
+// the dropped ones exp(−65504 − m), which is 0 in float32 and float64; a row with no kept key
+// is uniform, so it returns the mean of v instead of NaN.
 inline constexpr double kMaskedLogit = -65504.0;
 
 // q [B, NH, Tq, hs], k [B, NH, Tk, hs], v [B, NH, Tk, hv], keep from keep_mask_4d (or
