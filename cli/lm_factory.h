@@ -1,7 +1,8 @@
 // The language models `attic train`, `sample` and `eval` can drive, chosen by the model
-// key: gpt (nanoGPT's GPT, the default) or pooled_lm (the seed's window LM with attention
-// pooling, SPEC §2b; its attention key picks softmax, linear_elu or linear_exp). The loop
-// sees only this interface, so train.cpp stays one loop for every model.
+// key: gpt (karpathy/nanoGPT's GPT, the default) or pooled_lm (the window LM with attention
+// pooling of tonyduan/transformer-blocks, src/models.py; its attention key picks softmax,
+// linear_elu or linear_exp). The loop sees only this interface, so train.cpp stays one
+// loop for every model.
 #pragma once
 
 #include <memory>

@@ -252,7 +252,7 @@ SafetensorsFile load_safetensors(const std::string& path) {
   }
 
   // Sorted by offset, the tensors must tile the buffer exactly: each starts where the one
-  // before it ends (the spec forbids overlaps and holes).
+  // before it ends (the safetensors format, huggingface/safetensors, forbids overlaps and holes).
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
   });

@@ -23,7 +23,9 @@ namespace autograd {
 class Node;
 }
 
-// A block of device memory that tensors view. `version` counts in-place writes.
+// A block of device memory that tensors view; the last view to go frees it. Storage keeps no
+// count of in-place writes: those are refused on tensors that require grad instead
+// (tensor/ops/copy.cpp).
 struct Storage {
   void* data = nullptr;
   size_t nbytes = 0;

@@ -1,4 +1,5 @@
-// Hyperparameters of the models built from nn/blocks (SPEC §2b and the copy task).
+// Hyperparameters of the models built from nn/blocks (the WikiText-2 LM of
+// tonyduan/transformer-blocks, src/models.py, and the copy task).
 #pragma once
 
 #include <cstdint>
@@ -8,14 +9,15 @@
 
 namespace attic::models {
 
-// The seed's "BERTLanguageModel": a window of L tokens -> the distribution of the next one.
+// tonyduan/transformer-blocks' "BERTLanguageModel" (src/models.py): a window of L tokens
+// -> the distribution of the next one.
 struct PooledLMConfig {
   int64_t vocab_size = 65;  // V
   int64_t window = 32;      // L: tokens in, one predicted
   int64_t n_layer = 4;
   int64_t n_head = 8;
   int64_t n_embd = 768;     // d
-  int64_t hidden = 0;       // feed-forward width (0: d, the seed's 768/768)
+  int64_t hidden = 0;       // feed-forward width (0: d; its src/train.py uses 768/768)
   double dropout = 0.1;
   nn::AttentionKind attention = nn::AttentionKind::Softmax;
 

@@ -1,5 +1,6 @@
-// An encoder-decoder Transformer from the seed's blocks (Vaswani et al. 2017, with pre-
-// ScaleNorm), for sequence-to-sequence tasks such as the Annotated Transformer's copy task.
+// An encoder-decoder Transformer from the blocks of tonyduan/transformer-blocks
+// (src/blocks.py; Vaswani et al. 2017, with pre-ScaleNorm), for sequence-to-sequence tasks
+// such as the Annotated Transformer's copy task.
 //
 //   memory = SN_e(enc_N(… enc_1(PE(E[src]))))          [B, S, d]   (src padding mask)
 //   h      = SN_d(dec_N(… dec_1(PE(E[tgt_in]), memory)))  [B, T, d] (causal self-attention)

@@ -1,5 +1,6 @@
-// The seed's WikiText-2 language model with attention pooling (SPEC §2b), here on
-// characters: a window of L tokens predicts the single token after it.
+// The WikiText-2 language model with attention pooling of tonyduan/transformer-blocks
+// ("BERTLanguageModel", src/models.py at commit 01581ee), here on characters: a window of
+// L tokens predicts the single token after it.
 //
 //   x = PE(wte[idx])                       [B, L, d]   (sinusoids, max_length = L, dropout)
 //   x = blocks(x)                          N pre-ScaleNorm EncoderBlocks, no mask: inside the
@@ -31,7 +32,7 @@ class PooledLM : public nn::Module {
     Tensor loss;    // 0-d mean cross-entropy; undefined without targets
   };
   // idx [B, T] int64, T <= L (training uses T = L); targets [B] int64, the token after
-  // each window. squeeze(1), not squeeze(): the seed's squeeze also dropped B when B = 1.
+  // each window. squeeze(1), not squeeze(): src/models.py's squeeze() also drops B when B = 1.
   Output forward(const Tensor& idx, const Tensor& targets = Tensor());
 
   // Appends max_new_tokens tokens to idx [B, T0], each predicted from the last L tokens

@@ -27,15 +27,16 @@ std::string attention_kind_name(AttentionKind kind);
 std::string attention_kind_names();
 
 // MultiHeadAttention(dim_q, dim_k, dim_v, num_heads, dropout, dim_a = dim_q, dim_o = dim_q)
-// of the seed (SPEC §2a): q, k project to dim_a, v to dim_o, output width dim_o.
+// of tonyduan/transformer-blocks (src/blocks.py): q, k project to dim_a, v to dim_o, output
+// width dim_o.
 // 0 for dim_a or dim_o means "dim_q".
 struct AttentionOptions {
   int64_t dim_q = 0, dim_k = 0, dim_v = 0;
   int64_t num_heads = 1;
   double dropout = 0.0;  // on the attention weights (softmax only; linear has no weights)
   int64_t dim_a = 0, dim_o = 0;
-  // Softmax only. false: logits · 1/√(dim_a / num_heads), the head width, as the README and
-  // the paper say. true: · 1/√dim_a, what the seed's code does at every commit.
+  // Softmax only. false: logits · 1/√(dim_a / num_heads), the head width, as its README and
+  // Vaswani et al. 2017 say. true: · 1/√dim_a, what its src/blocks.py does at every commit.
   bool scale_by_total_width = false;
 
   int64_t a() const { return dim_a > 0 ? dim_a : dim_q; }
@@ -43,9 +44,9 @@ struct AttentionOptions {
   void validate(const char* who) const;  // throws attic::Error naming who
 };
 
-// The four projections of the seed's attentions, registered on m as fc_q, fc_k, fc_v and
-// fc_o: q, k [·, dim_q / dim_k] -> [·, dim_a], v [·, dim_v] -> [·, dim_o], fc_o dim_o -> dim_o;
-// weights xavier_normal, biases 0 (tonyduan/transformer-blocks, transformer.py).
+// The four projections of tonyduan/transformer-blocks' attentions, registered on m as fc_q,
+// fc_k, fc_v and fc_o: q, k [·, dim_q / dim_k] -> [·, dim_a], v [·, dim_v] -> [·, dim_o],
+// fc_o dim_o -> dim_o; weights xavier_normal, biases 0 (its src/blocks.py).
 struct Projections {
   std::shared_ptr<Linear> fc_q, fc_k, fc_v, fc_o;
 };

@@ -1,6 +1,7 @@
-// The position-wise feed-forward network of the seed (PositionwiseFFN):
+// The position-wise feed-forward network of tonyduan/transformer-blocks (PositionwiseFFN,
+// src/blocks.py; Vaswani et al. 2017):
 //   y = fc2(dropout(relu(fc1(x))))        fc1: dim -> hidden, fc2: hidden -> dim
-// Weights kaiming_normal (fan_in, ReLU gain), biases 0, as at the seed commit 01581ee.
+// Weights kaiming_normal (fan_in, ReLU gain), biases 0, as at its commit 01581ee.
 #pragma once
 
 #include "nn/dropout.h"

@@ -96,8 +96,9 @@ Tensor LinearAttention::forward(const Tensor& q, const Tensor& k, const Tensor& 
   } else {
     // The prefix sums of the RNN at every position at once: S_i = Σ_{j≤i} φ(k_j) v_jᵀ is
     // a cumsum of outer products, [B, NH, T, dk, dv]: memory and time linear in T.
-    // (The seed's loop kept one scalar per batch item, used k·v instead of the outer
-    // product, and never normalized; this is the README's recurrence.)
+    // (The loop of tonyduan/transformer-blocks at commit b4af92e, src/blocks.py, keeps one
+    // scalar per batch item, uses k·v instead of the outer product, and never normalizes;
+    // this is its README's recurrence.)
     Tensor S, z;
     if (m.defined()) {
       // Exp: S_t and z_t are kept under the shift m_t, as step() keeps them. When the

@@ -1,6 +1,7 @@
-// Linear attention (Katharopoulos et al. 2020, "Transformers are RNNs"), with the seed's
-// projections and init (as MultiHeadAttention, and no 1/√d scale). Per head, with feature
-// map φ applied elementwise to the projected queries and keys:
+// Linear attention (Katharopoulos et al. 2020, "Transformers are RNNs"), with the
+// projections and init of tonyduan/transformer-blocks, src/blocks.py (as MultiHeadAttention,
+// and no 1/√d scale). Per head, with feature map φ applied elementwise to the projected
+// queries and keys:
 //
 //   non-causal   o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j))           O(n)
 //   causal       S_i = S_{i−1} + φ(k_i) v_iᵀ,  z_i = z_{i−1} + φ(k_i)
@@ -21,7 +22,8 @@ namespace attic::nn {
 enum class FeatureMap {
   EluPlusOne,  // φ(x) = elu(x) + 1 > 0                         (Katharopoulos et al. 2020)
   Exp,         // φ(x) = exp(x), so φ(q)·φ(k) ≈ exp(q·k) only heuristically (Shen et al.);
-               // the README names it, the seed's code never implements it
+               // the README of tonyduan/transformer-blocks names it, its code never
+               // implements it
 };
 
 class LinearAttention : public Attention {

@@ -10,8 +10,9 @@ MultiHeadAttention::MultiHeadAttention(const AttentionOptions& opt) : options(op
   options.validate("MultiHeadAttention");
   const Projections p = register_projections(*this, opt);
   fc_q = p.fc_q, fc_k = p.fc_k, fc_v = p.fc_v, fc_o = p.fc_o;
-  // The README divides by √d_k, the width of one head's queries; the seed's code divides
-  // by √dim_a, the width of all heads together: kept as the scale_by_total_width option.
+  // The README of tonyduan/transformer-blocks divides by √d_k, the width of one head's
+  // queries; its code (src/blocks.py) divides by √dim_a, the width of all heads together:
+  // kept as the scale_by_total_width option.
   const double width = opt.scale_by_total_width ? double(opt.a()) : double(opt.a() / opt.num_heads);
   scale = 1.0 / std::sqrt(width);
 }

@@ -1,8 +1,8 @@
-// MultiHeadAttention of the seed (tonyduan/transformer-blocks, SPEC §2a):
+// MultiHeadAttention of tonyduan/transformer-blocks (src/blocks.py; Vaswani et al. 2017):
 //   q' = fc_q(q) [B, Tq, dim_a], k' = fc_k(k) [B, Tk, dim_a], v' = fc_v(v) [B, Tk, dim_o]
 //   per head h: O_h = softmax(q'_h k'_hᵀ · scale) v'_h
 //   out = fc_o([O_1 … O_NH])                                [B, Tq, dim_o]
-// Weights xavier_normal, biases 0 (the seed's init).
+// Weights xavier_normal, biases 0 (its init).
 #pragma once
 
 #include "nn/attention/attention.h"

@@ -1,4 +1,5 @@
-// The sizes and switches every Transformer block takes (SPEC §2a).
+// The sizes and switches every Transformer block takes (those of tonyduan/transformer-blocks'
+// blocks, src/blocks.py).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,7 @@ struct BlockOptions {
   double dropout = 0.0;    // on the attention weights and on each residual branch
   AttentionKind attention = AttentionKind::Softmax;
   int64_t memory_dim = 0;  // decoder / cross-attention: width of the memory (0: dim)
-  bool scale_by_total_width = false;  // softmax: the seed code's 1/√dim_a scale
+  bool scale_by_total_width = false;  // softmax: src/blocks.py's 1/√dim_a scale
 
   int64_t ffn_hidden() const { return hidden > 0 ? hidden : dim; }
   int64_t mem() const { return memory_dim > 0 ? memory_dim : dim; }

@@ -1,6 +1,7 @@
-// The Perceiver IO cross-attention block (Jaegle et al. 2022; the seed's
-// CrossAttentionBlock): the decoder block without self-attention. A small array of
-// latents x reads a large input array (the memory) at a cost linear in its length:
+// The Perceiver IO cross-attention block (Jaegle et al. 2022; CrossAttentionBlock of
+// tonyduan/transformer-blocks, src/blocks.py): the decoder block without self-attention.
+// A small array of latents x reads a large input array (the memory) at a cost linear in
+// its length:
 //   x ← x + drop(Attn(SN1(x), mem, mem, keep_mem))
 //   x ← x + drop(FFN(SN2(x)))
 #pragma once

@@ -1,4 +1,5 @@
-// The pre-ScaleNorm Transformer decoder block of the seed: causal self-attention, then
+// The pre-ScaleNorm Transformer decoder block of tonyduan/transformer-blocks (DecoderBlock,
+// src/blocks.py; Vaswani et al. 2017): causal self-attention, then
 // cross-attention to a memory (the encoder's output, of its own width memory_dim, not
 // normalized), then the feed-forward:
 //   x ← x + drop(SelfAttn(SN1(x), SN1(x), SN1(x), keep_self, causal))

@@ -1,5 +1,5 @@
-// The pre-ScaleNorm Transformer encoder block of the seed (Nguyen & Salazar 2019's
-// pre-norm placement):
+// The pre-ScaleNorm Transformer encoder block of tonyduan/transformer-blocks (EncoderBlock,
+// src/blocks.py; Vaswani et al. 2017 with Nguyen & Salazar 2019's pre-norm placement):
 //   x ← x + drop(Attn(SN1(x), SN1(x), SN1(x), keep))
 //   x ← x + drop(FFN(SN2(x)))
 // Attn is softmax or linear attention (BlockOptions::attention).

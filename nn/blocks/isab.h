@@ -1,8 +1,10 @@
 // The Set Transformer's Induced Set Attention Block: m learned inducing points I [m, dim]
 // first attend to the set, then the set attends to what they gathered:
 //   H = MAB1(I, X)   [B, m, dim]        out = MAB2(X, H)   [B, N, dim]
-// O(n·m) instead of SAB's O(n²), and still permutation-equivariant. (The seed's later
-// ISAB passes num_heads and dropout into the wrong slots; this is the intended block.)
+// O(n·m) instead of SAB's O(n²), and still permutation-equivariant. (The ISAB of
+// tonyduan/transformer-blocks from commit b4af92e on, InducedPointsEncoderBlock in
+// src/blocks.py, passes num_heads and dropout into the wrong slots; this is the intended
+// block.)
 #pragma once
 
 #include "nn/blocks/mab.h"

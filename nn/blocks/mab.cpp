@@ -14,8 +14,8 @@ MAB::MAB(int64_t dim, int64_t kv_dim, int64_t num_heads, AttentionKind attention
   // kaiming_normal with mode fan_out: σ = √(2 / fan_out); fc is square, so fan_out = fan_in
   init::kaiming_normal_(fc->weight);
   init::zeros_(fc->bias);
-  // The seed's MAB has no norms; its README says "ScaleNorm throughout": norms are the
-  // documented intent, on by default.
+  // tonyduan/transformer-blocks' MAB has no norms; its README says "ScaleNorm throughout":
+  // norms are the documented intent, on by default.
   if (norm) {
     sn_q = register_module("sn_q", std::make_shared<ScaleNorm>(dim));
     sn_kv = register_module("sn_kv", std::make_shared<ScaleNorm>(kv_dim));

@@ -1,10 +1,11 @@
-// The Set Transformer's Multihead Attention Block (Lee et al. 2019), as the seed builds it:
+// The Set Transformer's Multihead Attention Block (Lee et al. 2019), as
+// tonyduan/transformer-blocks builds it (MAB, src/blocks.py at commit 01581ee):
 //   H   = Q + Attn(SN_q(Q), SN_kv(X), SN_kv(X), keep)       (attention dropout 0)
 //   out = H + fc(SN_h(H))                                     fc: Linear(dim, dim)
-// fc has no ReLU (the seed's code; the paper's rFF has one), kaiming_normal with fan_out,
-// bias 0. The seed's MAB has no norms (SN = identity); its README promises "pre-
-// normalization with ScaleNorm throughout", so norms are on by default here: the
-// documented intent. norm = false gives the seed code's block.
+// fc has no ReLU (as in that code; Lee et al.'s rFF has one), kaiming_normal with fan_out,
+// bias 0. That MAB has no norms (SN = identity); its README promises "a pre-normalization
+// scheme with ScaleNorm throughout", so norms are on by default here: the
+// documented intent. norm = false gives that code's block.
 #pragma once
 
 #include "nn/attention/scale_norm.h"

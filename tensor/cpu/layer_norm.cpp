@@ -1,6 +1,6 @@
 // LayerNorm on the CPU, forward and backward, one row of C features at a time
 // (llm.c's layernorm_forward / layernorm_backward, generalized to optional w and b).
-// The row sums are accumulated in double; `omp simd reduction` lets each sum run in vector
+// Means and variances are summed in double; `omp simd reduction` lets each sum run in vector
 // lanes (in a fixed order, so results are reproducible) instead of one add after another.
 #include <cmath>
 #include <type_traits>
@@ -50,7 +50,7 @@ static double row_mean(const T* row, int64_t C) {
 }
 
 // x, out: [N, C] contiguous; mean, rstd: [N]; w, b: [C] or absent.
-//   mean = Σx / C,  var = Σ(x - mean)² / C (biased, as in the paper),  rstd = 1/√(var + eps)
+//   mean = Σx / C,  var = Σ(x - mean)² / C (biased, as in Ba et al. 2016),  rstd = 1/√(var + eps)
 //   out = (x - mean) · rstd · w + b
 void CpuBackend::layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd,
                             const KTensor& x, const KTensor& w, const KTensor& b, double eps) {
@@ -118,8 +118,9 @@ void CpuBackend::layer_norm(const KTensor& out, const KTensor& mean, const KTens
 //   dx = rstd · (dnorm - mean(dnorm) - norm · mean(dnorm · norm))
 // (the last two terms are the gradient flowing through mean and through rstd).
 // The saved mean is rounded to T; each row's mean is summed again in double so that norm is
-// the forward's own (see there). norm is formed once per row, x - mean in double, and kept
-// in T for the rest: the row sums, dx, and the column sums of dw.
+// the forward's own (see there). norm is formed once per row, x - mean in T with the mean
+// split into hi + lo (Centered), and kept in T for the rest: the row sums, dx, and the
+// column sums of dw.
 void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
                                      const KTensor& dout, const KTensor& x,
                                      const KTensor& /*mean*/, const KTensor& rstd,

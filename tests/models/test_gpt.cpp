@@ -1,4 +1,5 @@
-// nanoGPT's GPT: the checks of SPEC §5c.
+// karpathy/nanoGPT's GPT (model.py): its parameter counts and names, lm_head tied to wte,
+// the init statistics, causality, the initial loss ln(vocab), and generation.
 #include <cmath>
 #include <filesystem>
 #include <random>

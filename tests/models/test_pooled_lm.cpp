@@ -1,4 +1,4 @@
-// models/transformer/pooled_lm: shapes (SPEC §2d check 6), the dataset windows, a few
+// models/transformer/pooled_lm: shapes ([B, L] -> [B, V]), the dataset windows, a few
 // steps of learning, generation.
 #include "helpers.h"
 #include "data/text_dataset.h"

@@ -1,5 +1,7 @@
-// nn/attention: the keep masks with scaled_dot_product_attention, MultiHeadAttention, ScaleNorm,
-// the feed-forward and the positional encoding (SPEC §2a, the checks of §2d).
+// nn/attention: the keep masks with scaled_dot_product_attention, MultiHeadAttention,
+// ScaleNorm, the feed-forward and the positional encoding, as tonyduan/transformer-blocks
+// defines them (src/blocks.py, src/models.py): masking, the permutation symmetries of
+// multi-head attention, ScaleNorm's ‖y‖ = g.
 #include <cmath>
 
 #include "module64.h"
@@ -162,7 +164,7 @@ TEST_CASE("FeedForward is fc2(relu(fc1(x))) and passes gradcheck", "[nn][feed_fo
   CHECK(gradcheck([&](const std::vector<Tensor>& v) { return ffn(v[0]); }, in));
 }
 
-TEST_CASE("PositionalEncoding: sin at even columns, cos at odd, frequencies of the seed",
+TEST_CASE("PositionalEncoding: sin at even columns, cos at odd, wavelengths 2pi to max_length",
           "[nn][positional_encoding]") {
   // dim 4, max_length 63: base = 63/2π = 10.0268, ω_0 = 1, ω_2 = base^(−2/4) = 0.315806
   //   t = 0: [sin 0, cos 0, sin 0, cos 0] = [0, 1, 0, 1]

@@ -1,5 +1,6 @@
 // nn/blocks: encoder, decoder, Perceiver IO cross-attention, Set Transformer MAB, SAB,
-// ISAB, PMA. Shapes, permutation symmetries (SPEC §2d check 4), masking, and gradcheck of
+// ISAB, PMA. Shapes, permutation symmetries (SAB and ISAB equivariant, PMA invariant, as
+// Lee et al. 2019 prove), masking, and gradcheck of
 // every block in each attention mode.
 #include "module64.h"
 #include "nn/blocks/blocks.h"
@@ -71,7 +72,7 @@ TEST_CASE("SAB and ISAB are permutation-equivariant, PMA is permutation-invarian
     Tensor pooled = pma.forward(x);
     CHECK(pooled.shape() == Shape{2, 2, 8});
     CHECK(max_abs_diff(pma.forward(xp), pooled) < 1e-5);
-    // the seed's MAB without norms is a different block, still equivariant
+    // tonyduan/transformer-blocks' MAB without norms is a different block, still equivariant
     nn::SAB plain(8, 2, kind, false);
     CHECK(plain.mab->sn_q == nullptr);
     CHECK(max_abs_diff(plain.forward(xp), permute_rows(plain.forward(x), perm)) < 1e-5);

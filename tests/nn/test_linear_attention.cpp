@@ -1,5 +1,5 @@
 // nn/attention/linear_attention: the O(n) forms against the O(n²) kernel form, the RNN
-// step, masks, and gradcheck (SPEC §2d checks 1, 2, 5).
+// step, masks (a masked key changes nothing), and gradcheck.
 #include <cmath>
 
 #include "module64.h"

@@ -28,7 +28,8 @@ int count_nodes(const Tensor& t) {
   return int(seen.size());
 }
 
-// q, k, v [B, NH, T, hs] -> y, as the write-up has it: five ops, each a pass over [T, T].
+// q, k, v [B, NH, T, hs] -> y, as karpathy/nanoGPT's model.py writes it without flash
+// attention: five ops, each a pass over [T, T].
 Tensor composed(const Tensor& q, const Tensor& k, const Tensor& v) {
   const int64_t T = q.size(2);
   Tensor att = matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(double(q.size(3))));
