@@ -17,6 +17,7 @@
 
 namespace attic::viz {
 
+using autograd::GraphItem;
 using autograd::GraphListing;
 using autograd::LeafNames;
 using autograd::list_graph;
