@@ -51,6 +51,13 @@ static void connect_impl(Tensor& out, std::shared_ptr<Node> node, const Range& i
   out.impl()->grad_fn = std::move(node);
 }
 
+Tensor Node::output_in_graph(const Tensor& saved_output) {
+  Tensor y = saved_output.detach();
+  y.impl()->requires_grad = true;
+  y.impl()->grad_fn = shared_from_this();
+  return y;
+}
+
 void connect(Tensor& out, std::shared_ptr<Node> node, std::initializer_list<Tensor> inputs) {
   connect_impl(out, std::move(node), inputs);
 }

@@ -28,7 +28,7 @@ struct Edge {
   bool needed() const { return fn || !leaf.expired(); }
 };
 
-class Node {
+class Node : public std::enable_shared_from_this<Node> {
  public:
   virtual ~Node();
   virtual const char* name() const = 0;
@@ -38,6 +38,13 @@ class Node {
 
   // Does input i need a gradient? Backward functions skip the work when not.
   bool needs_grad(size_t i) const { return i < inputs.size() && inputs[i].needed(); }
+
+  // This node's own output, saved detached (holding it with grad_fn set would be a cycle),
+  // put back into the graph: the same values with this node as grad_fn. A backward that
+  // reads its output (softmax's y) uses it when it is itself being recorded (create_graph),
+  // so that its result depends on x through this node instead of treating y as a constant.
+  // PyTorch's SavedVariable does the same for a saved output.
+  Tensor output_in_graph(const Tensor& saved_output);
 
   std::vector<Edge> inputs;
   Shape out_shape;          // shape of the output this node made

@@ -3,8 +3,8 @@
 // The kernel (tensor/cpu/softmax.cpp) subtracts the row max first so e^x cannot overflow.
 //
 // Both nodes save their output y, detached: a node holding its own output with grad_fn set
-// would be a reference cycle. Their backward is therefore differentiable in g but treats y
-// as a constant (second derivatives through y are not tracked).
+// would be a reference cycle. When their backward is itself recorded (create_graph), they
+// read y through Node::output_in_graph, so that second derivatives see y depend on x.
 #include "tensor/ops/helpers.h"
 
 namespace attic {
@@ -17,7 +17,8 @@ struct SoftmaxBackward final : autograd::Node {
   int64_t dim;
   const char* name() const override { return "SoftmaxBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
-    return {y * (g - sum(g * y, {dim}, /*keepdim=*/true))};
+    const Tensor s = autograd::GradMode::is_enabled() ? output_in_graph(y) : y;
+    return {s * (g - sum(g * s, {dim}, /*keepdim=*/true))};
   }
 };
 
@@ -27,7 +28,8 @@ struct LogSoftmaxBackward final : autograd::Node {
   int64_t dim;
   const char* name() const override { return "LogSoftmaxBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
-    return {g - exp(y) * sum(g, {dim}, /*keepdim=*/true)};
+    const Tensor l = autograd::GradMode::is_enabled() ? output_in_graph(y) : y;
+    return {g - exp(l) * sum(g, {dim}, /*keepdim=*/true)};
   }
 };
 

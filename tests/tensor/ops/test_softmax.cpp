@@ -77,6 +77,25 @@ TEST_CASE("softmax and log_softmax gradcheck", "[ops][softmax][grad]") {
   CHECK(gradcheck([](const Inputs& v) { return log_softmax(v[0], 0); }, {nc}));
 }
 
+TEST_CASE("softmax and log_softmax: a recorded backward gives exact second derivatives",
+          "[ops][softmax][grad]") {
+  // The first gradient of sum(f(x) · w), recorded with create_graph, is itself checked by
+  // gradcheck: before, y entered it as a constant and the second derivative came out wrong.
+  manual_seed(11);
+  for (const bool log : {false, true})
+    for (const int64_t dim : {1, 0}) {
+      const Tensor w = randn({3, 4}, kFloat64);
+      CHECK(gradcheck([&](const Inputs& in) {
+        autograd::EnableGradGuard on;  // gradcheck's finite differences run without grad mode
+        Tensor x = in[0] * 1.0;  // a non-leaf copy, so that in[0].grad stays untouched
+        x.retain_grad();
+        const Tensor y = log ? log_softmax(x, dim) : softmax(x, dim);
+        sum(y * w).backward(Tensor(), /*retain_graph=*/true, /*create_graph=*/true);
+        return x.grad();
+      }, {leaf64({3, 4})}));
+    }
+}
+
 TEST_CASE("softmax's node does not keep its own output alive", "[ops][softmax][grad]") {
   // The node saves the output detached; saving it with its grad_fn would be a cycle
   // (output -> node -> output) and leak both.
