@@ -132,7 +132,8 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
       if (g.defined()) slot = slot.defined() ? slot + g : g;
       if (--deps[e.fn.get()] == 0) {
         // A consumer that produced no gradient still counts: a zero gradient flows on.
-        if (!slot.defined()) slot = zeros(e.fn->out_shape, TensorOptions(e.dtype));
+        if (!slot.defined())
+          slot = zeros(e.fn->out_shape, TensorOptions(e.dtype).device(e.device));
         ready.push(e.fn);
       }
     }
