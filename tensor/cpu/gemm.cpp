@@ -271,9 +271,13 @@ void micro_kernel(const Tile<T>& t) {
   using K = Blocking<T>;
   using V = typename K::Vec;
   constexpr int MR = K::MR, NV = K::kNV, L = K::kLanes;
+  // The fields as locals: the write-back's memcpy stores to C may alias anything, *t too,
+  // and would make the compiler load each field again after every store.
   const T* __restrict Ap = t.a;
   const T* __restrict Bp = t.b;
-  const int64_t kc = t.kc, ldb = t.ldb;
+  T* const C = t.c;
+  const int64_t kc = t.kc, ldb = t.ldb, ldc = t.ldc, m = t.m, n = t.n, skip = t.skip;
+  const bool accumulate = t.accumulate;
   // Where A(i, k) sits relative to the k-th step's pointer, and how far that pointer moves.
   const int64_t a_row = RowsA ? t.lda : 1;
   const int64_t a_step = RowsA ? 1 : t.lda;
@@ -291,16 +295,14 @@ void micro_kernel(const Tile<T>& t) {
     }
   }
 
-  T* C = t.c;
-  const int64_t ldc = t.ldc;
-  if (t.m == MR && t.n == K::NR) {
+  if (m == MR && n == K::NR) {
 #pragma GCC unroll 16
     for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 4
       for (int v = 0; v < NV; ++v) {
         T* c = C + i * ldc + v * L;
         V x = acc[i][v];
-        if (t.accumulate) {
+        if (accumulate) {
           V old;
           std::memcpy(&old, c, sizeof(V));
           x += old;
@@ -312,10 +314,9 @@ void micro_kernel(const Tile<T>& t) {
   // Edge tile: spill the accumulators, write back only the valid m x n block.
   alignas(64) T tile[MR * K::NR];
   std::memcpy(tile, acc, sizeof(tile));
-  for (int64_t i = 0; i < t.m; ++i) {
-    const T* s = tile + (i + t.skip) * K::NR;
-    for (int64_t j = 0; j < t.n; ++j)
-      C[i * ldc + j] = t.accumulate ? C[i * ldc + j] + s[j] : s[j];
+  for (int64_t i = 0; i < m; ++i) {
+    const T* r = tile + (i + skip) * K::NR;
+    for (int64_t j = 0; j < n; ++j) C[i * ldc + j] = accumulate ? C[i * ldc + j] + r[j] : r[j];
   }
 }
 
@@ -386,7 +387,7 @@ struct ABlock {
   }
 };
 
-// The packed layouts' lda (see Tile) and elements per row of a strip.
+// The lda (see Tile) of a packed strip: its row pitch (row-major) or its k step (k-major).
 template <class T, bool RowsA>
 constexpr int64_t packed_lda() {
   return RowsA ? kPitch<T> : Blocking<T>::MR;
