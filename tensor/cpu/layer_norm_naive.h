@@ -9,19 +9,27 @@
 
 namespace attic::cpu {
 
-// x, out: [N, C] row-major; w, b: [C] or null; mean, rstd: [N].
-//   mean = Σx / C,  var = Σ(x - mean)² / C,  rstd = 1/√(var + eps)
+// One row of C values: mean = Σx / C,  var = Σ(x - mean)² / C,  rstd = 1/√(var + eps).
+struct RowStats {
+  double mean, rstd;
+};
+template <class T>
+RowStats row_stats(const T* row, int64_t C, double eps) {
+  double m = 0, v = 0;
+  for (int64_t i = 0; i < C; ++i) m += double(row[i]);
+  m /= double(C);
+  for (int64_t i = 0; i < C; ++i) v += (double(row[i]) - m) * (double(row[i]) - m);
+  return {m, 1.0 / std::sqrt(v / double(C) + eps)};
+}
+
+// x, out: [N, C] row-major; w, b: [C] or null; mean, rstd: [N] (row_stats of each row).
 //   out = (x - mean) · rstd · w + b
 template <class T>
 void layer_norm_naive(int64_t N, int64_t C, const T* x, const T* w, const T* b, double eps,
                       T* out, T* mean, T* rstd) {
   for (int64_t n = 0; n < N; ++n) {
     const T* row = x + n * C;
-    double m = 0, v = 0;
-    for (int64_t i = 0; i < C; ++i) m += double(row[i]);
-    m /= double(C);
-    for (int64_t i = 0; i < C; ++i) v += (double(row[i]) - m) * (double(row[i]) - m);
-    const double r = 1.0 / std::sqrt(v / double(C) + eps);
+    const auto [m, r] = row_stats(row, C, eps);
     for (int64_t i = 0; i < C; ++i) {
       const double norm = (double(row[i]) - m) * r;
       out[n * C + i] = T(norm * (w ? double(w[i]) : 1.0) + (b ? double(b[i]) : 0.0));
@@ -44,11 +52,7 @@ void layer_norm_backward_naive(int64_t N, int64_t C, const T* dout, const T* x, 
   for (int64_t n = 0; n < N; ++n) {
     const T* row = x + n * C;
     const T* g = dout + n * C;
-    double m = 0, v = 0;
-    for (int64_t i = 0; i < C; ++i) m += double(row[i]);
-    m /= double(C);
-    for (int64_t i = 0; i < C; ++i) v += (double(row[i]) - m) * (double(row[i]) - m);
-    const double r = 1.0 / std::sqrt(v / double(C) + eps);
+    const auto [m, r] = row_stats(row, C, eps);
     double mean_dn = 0, mean_dn_norm = 0;
     for (int64_t i = 0; i < C; ++i) {
       norm[i] = (double(row[i]) - m) * r;

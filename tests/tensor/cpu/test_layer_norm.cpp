@@ -8,11 +8,13 @@
 #include <random>
 #include <vector>
 
+#include "normal_values.h"
 #include "tensor/backend.h"
 #include "tensor/cpu/layer_norm_naive.h"
 #include "tensor/cpu/thread_pool.h"
 
 using namespace attic;
+using attic::testing::normal_values;
 
 namespace {
 
@@ -24,6 +26,7 @@ struct Dims {
 const std::vector<Dims> kShapes = {{1, 1}, {1, 7}, {3, 5}, {5, 33}, {6, 64}, {67, 17},
                                    {130, 768}, {9, 1000}};
 
+// The kernel's view of v as a row-major tensor of this shape.
 template <class T>
 KTensor kt(std::vector<T>& v, std::vector<int64_t> shape) {
   std::vector<int64_t> strides(shape.size(), 1);
@@ -31,15 +34,6 @@ KTensor kt(std::vector<T>& v, std::vector<int64_t> shape) {
     strides[size_t(d)] = strides[size_t(d + 1)] * shape[size_t(d + 1)];
   return KTensor{v.data(), std::is_same_v<T, float> ? kFloat32 : kFloat64, std::move(shape),
                  std::move(strides)};
-}
-
-// An [N, C] input whose rows have mean `offset` and spread `scale`: x = offset + scale · N(0, 1).
-template <class T>
-std::vector<T> draw(int64_t n, double offset, double scale, std::mt19937& rng) {
-  std::normal_distribution<double> g(0.0, 1.0);
-  std::vector<T> v(static_cast<size_t>(n));
-  for (T& x : v) x = T(offset + scale * g(rng));
-  return v;
 }
 
 // The fused forward and backward against the naive ones, on rows of mean `offset` and
@@ -66,8 +60,9 @@ void check_against_naive(Dims d, double offset, double scale, bool affine) {
   const int64_t N = d.N, C = d.C;
   const double eps_ln = 1e-5, e = std::numeric_limits<T>::epsilon();
   std::mt19937 rng(uint32_t(N * 1009 + C * 7 + int64_t(offset)));
-  std::vector<T> x = draw<T>(N * C, offset, scale, rng), g = draw<T>(N * C, 0, 1, rng);
-  std::vector<T> w = draw<T>(C, 1, 0.5, rng), b = draw<T>(C, 0, 0.5, rng);
+  std::vector<T> x = normal_values<T>(N * C, offset, scale, rng);
+  std::vector<T> g = normal_values<T>(N * C, 0, 1, rng), w = normal_values<T>(C, 1, 0.5, rng),
+                 b = normal_values<T>(C, 0, 0.5, rng);
   const T* pw = affine ? w.data() : nullptr;
   const T* pb = affine ? b.data() : nullptr;
 

@@ -8,12 +8,14 @@
 #include <random>
 #include <vector>
 
+#include "normal_values.h"
 #include "tensor/backend.h"
 #include "tensor/cpu/softmax_naive.h"
 #include "tensor/cpu/thread_pool.h"
 #include "tensor/ops.h"
 
 using namespace attic;
+using attic::testing::normal_values;
 
 namespace {
 
@@ -39,14 +41,6 @@ struct Tally {
   }
 };
 
-template <class T>
-std::vector<T> draw(int64_t n, double offset, double scale, std::mt19937& rng) {
-  std::normal_distribution<double> g(0.0, 1.0);
-  std::vector<T> v(static_cast<size_t>(n));
-  for (T& x : v) x = T(offset + scale * g(rng));
-  return v;
-}
-
 // The kernel on x [N, C] with row stride `ld` (ld > C: a column slice of a wider matrix, so
 // the strided path runs) against softmax_naive:
 //   softmax:      |Δy_i| <= ε y_i (|x_i - m| + C + 8) + tiny  (x_i - m rounded, then e^, Σ, 1/Σ;
@@ -57,7 +51,8 @@ void check_forward(Dims d, int64_t ld, double offset, double scale, bool log) {
   const int64_t N = d.N, C = d.C;
   const double e = std::numeric_limits<T>::epsilon(), tiny = std::numeric_limits<T>::min();
   std::mt19937 rng(uint32_t(N * 1009 + C * 7 + ld));
-  std::vector<T> x = draw<T>(N * ld, offset, scale, rng), dense(static_cast<size_t>(N * C));
+  std::vector<T> x = normal_values<T>(N * ld, offset, scale, rng);
+  std::vector<T> dense(static_cast<size_t>(N * C));
   for (int64_t n = 0; n < N; ++n)
     for (int64_t i = 0; i < C; ++i) dense[size_t(n * C + i)] = x[size_t(n * ld + i)];
   std::vector<T> y(static_cast<size_t>(N * C)), ref(static_cast<size_t>(N * C));
@@ -93,7 +88,8 @@ void check_backward(Dims d, double offset, double scale, bool log) {
   const int64_t N = d.N, C = d.C;
   const double e = std::numeric_limits<T>::epsilon();
   std::mt19937 rng(uint32_t(N * 31 + C * 17));
-  const std::vector<T> xv = draw<T>(N * C, offset, scale, rng), gv = draw<T>(N * C, 0, 1, rng);
+  const std::vector<T> xv = normal_values<T>(N * C, offset, scale, rng);
+  const std::vector<T> gv = normal_values<T>(N * C, 0, 1, rng);
   Tensor x = from_vector(xv, {N, C}).requires_grad_();
   Tensor y = log ? log_softmax(x, -1) : softmax(x, -1);
   y.backward(from_vector(gv, {N, C}));
