@@ -102,10 +102,6 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
     if (auto out = node->retained_output.lock()) accumulate(*out, grad_output);
 
     std::vector<Tensor> grads = node->backward(grad_output);
-    // Let go of the incoming gradient now: a returned gradient that is a view of it (a
-    // reshape's, say) then holds its storage alone, and can become a leaf's .grad without
-    // a copy (accumulate).
-    grad_output = Tensor();
     ATTIC_CHECK(grads.size() == node->inputs.size(), "backward: ", node->name(), " returned ",
                 grads.size(), " gradients for ", node->inputs.size(), " inputs");
     if (anomaly) {
@@ -115,6 +111,11 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
         path.push_back(it->second.second);
       anomaly_check_backward(*node, grad_output, grads, {path.rbegin(), path.rend()});
     }
+    // Let go of the incoming gradient before the gradients flow on (but after the anomaly
+    // check, which reports whether it already held a NaN): a returned gradient that is a
+    // view of it (a reshape's, say) then holds its storage alone, and can become a leaf's
+    // .grad without a copy (accumulate).
+    grad_output = Tensor();
 
     for (size_t i = 0; i < grads.size(); ++i) {
       const Edge& e = node->inputs[i];
@@ -131,7 +132,8 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
       if (g.defined()) slot = slot.defined() ? slot + g : g;
       if (--deps[e.fn.get()] == 0) {
         // A consumer that produced no gradient still counts: a zero gradient flows on.
-        if (!slot.defined()) slot = zeros(e.fn->out_shape, TensorOptions(e.dtype));
+        if (!slot.defined())
+          slot = zeros(e.fn->out_shape, TensorOptions(e.dtype).device(e.device));
         ready.push(e.fn);
       }
     }

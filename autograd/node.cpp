@@ -36,6 +36,7 @@ static void connect_impl(Tensor& out, std::shared_ptr<Node> node, const Range& i
     if (t.defined()) {
       e.shape = t.shape();
       e.dtype = t.dtype();
+      e.device = t.device();
       if (t.requires_grad()) {
         if (t.grad_fn()) e.fn = t.grad_fn();
         else e.leaf = t.impl_ptr();

@@ -24,7 +24,8 @@ struct Edge {
   std::shared_ptr<Node> fn;
   std::weak_ptr<TensorImpl> leaf;
   Shape shape;  // the input's shape, which the returned gradient must have
-  DType dtype = DType::Float32;
+  DType dtype = DType::Float32;  // and its dtype and device: where a zero gradient is made
+  Device device = Device::CPU;   // for an input whose consumers returned none
   bool needed() const { return fn || !leaf.expired(); }
 };
 

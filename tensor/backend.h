@@ -93,10 +93,13 @@ class Backend {
   // have data == nullptr (no affine weight / no bias).
   virtual void layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd,
                           const KTensor& x, const KTensor& w, const KTensor& b, double eps) = 0;
-  // Its backward: dx [N, C]; dw, db [C] are overwritten (data == nullptr: not wanted).
+  // Its backward (derived beside LayerNormBackward in tensor/ops/layer_norm.cpp), from the
+  // forward's x and rstd and dout [N, C]: dx [N, C]; dw, db [C] are overwritten
+  // (data == nullptr: not wanted). Each row's mean is recomputed from x, to more precision
+  // than a saved copy in x's dtype would have.
   virtual void layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
-                                   const KTensor& dout, const KTensor& x, const KTensor& mean,
-                                   const KTensor& rstd, const KTensor& w) = 0;
+                                   const KTensor& dout, const KTensor& x, const KTensor& rstd,
+                                   const KTensor& w) = 0;
   // Scaled dot-product attention over the heads [*]: q [*, Tq, hs], k [*, Tk, hs],
   // v [*, Tk, hv] (any strides); out [*, Tq, hv] has unit column stride; att [*, Tq, Tk] is
   // contiguous and receives P = softmax(q kᵀ · scale, masked j > i when causal).

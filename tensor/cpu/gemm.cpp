@@ -14,12 +14,13 @@
 // micro-kernel never branches on edges; only the write-back of an edge tile does.
 // The exceptions: an A that already lies row by row (or column by column) is read in place,
 // its partial last strip shifted up to end at A's last row; so is a row-major B when A has
-// only a few strips (see `direct` and `direct_b` in gemm_blocked).
+// only a few strips (see a_in_place and b_in_place).
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 #if defined(__AVX512F__)
 // GCC 12 flags the intrinsics' own _mm512_undefined_ps() as "may be used uninitialized"
@@ -238,29 +239,48 @@ void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp)
   }
 }
 
-// C[m, n] (=, or += when accumulate) A strip [MR, kc] @ B strip [kc, NR], B k-major
-// (Bp[k][j], packed or in place) and A in either layout above (RowsA: row-major), for the
-// top-left m <= MR, n <= NR of the tile:
-//   acc[i][v] = Σ_k Ap[k][i] * Bp[k][v * lanes : (v + 1) * lanes].
+// One micro-kernel call: C tile (=, or += when accumulate) A strip [MR, kc] @ B strip
+// [kc, NR], of which the top-left m <= MR, n <= NR is written.
+template <class T>
+struct Tile {
+  // A(i, k) of the strip: a[i * lda + k] (row-major: lda is kPitch when packed, A's row
+  // stride when read in place) or a[k * lda + i] (k-major: MR when packed, A's column
+  // stride when read in place).
+  const T* a;
+  int64_t lda;
+  const T* b;  // B(k, j) of the strip = b[k * ldb + j] (ldb: NR packed, B's row stride in place)
+  int64_t ldb;
+  T* c;  // C(i, j) of the tile = c[i * ldc + j]
+  int64_t ldc;
+  int64_t kc;  // k steps
+  int64_t m, n;
+  // The strip's first rows that are not written (m + skip <= MR): a strip shifted up to end
+  // at the last row of A, so that it can be read in place (see a_in_place), writes only its
+  // last m rows, to the tile's rows 0..m-1.
+  int64_t skip;
+  bool accumulate;
+};
+
+// The tile t, C[m, n] (+)= A strip @ B strip, B k-major and A in either layout above
+// (RowsA: row-major):
+//   acc[i][v] = Σ_k A(i, k) * B(k, v * lanes : (v + 1) * lanes).
 // Each k step loads kNV vectors of B, broadcasts MR scalars of A, and does MR * kNV FMAs
 // (GCC contracts `acc += a * b` into one FMA when the target has it).
-// skip: the tile's first rows that are not written (m + skip <= MR): a strip shifted up to
-// end at the last row of A, so that it can be read in place (see gemm_blocked), writes only
-// its last m rows, to C's rows 0..m-1. ldb: the distance between B's k steps (NR when
-// packed, B's row stride when read in place).
 template <class T, bool RowsA>
-void micro_kernel(int64_t kc, const T* __restrict Ap, const T* __restrict Bp, T* C, int64_t ldc,
-                  int64_t m, int64_t n, bool accumulate, int64_t lda, int64_t skip,
-                  int64_t ldb) {
+void micro_kernel(const Tile<T>& t) {
   using K = Blocking<T>;
   using V = typename K::Vec;
   constexpr int MR = K::MR, NV = K::kNV, L = K::kLanes;
+  // The fields as locals: the write-back's memcpy stores to C may alias anything, *t too,
+  // and would make the compiler load each field again after every store.
+  const T* __restrict Ap = t.a;
+  const T* __restrict Bp = t.b;
+  T* const C = t.c;
+  const int64_t kc = t.kc, ldb = t.ldb, ldc = t.ldc, m = t.m, n = t.n, skip = t.skip;
+  const bool accumulate = t.accumulate;
   // Where A(i, k) sits relative to the k-th step's pointer, and how far that pointer moves.
-  // lda is the distance between rows (RowsA: kPitch when packed, A's row stride when read
-  // where it lies) or between k steps (k-major: MR when packed, A's column stride when read
-  // where it lies).
-  const int64_t a_row = RowsA ? lda : 1;
-  const int64_t a_step = RowsA ? 1 : lda;
+  const int64_t a_row = RowsA ? t.lda : 1;
+  const int64_t a_step = RowsA ? 1 : t.lda;
 
   V acc[MR][NV] = {};
   for (int64_t k = 0; k < kc; ++k, Ap += a_step, Bp += ldb) {
@@ -295,8 +315,8 @@ void micro_kernel(int64_t kc, const T* __restrict Ap, const T* __restrict Bp, T*
   alignas(64) T tile[MR * K::NR];
   std::memcpy(tile, acc, sizeof(tile));
   for (int64_t i = 0; i < m; ++i) {
-    const T* t = tile + (i + skip) * K::NR;
-    for (int64_t j = 0; j < n; ++j) C[i * ldc + j] = accumulate ? C[i * ldc + j] + t[j] : t[j];
+    const T* r = tile + (i + skip) * K::NR;
+    for (int64_t j = 0; j < n; ++j) C[i * ldc + j] = accumulate ? C[i * ldc + j] + r[j] : r[j];
   }
 }
 
@@ -310,28 +330,149 @@ struct Part {
   Triangle tri = Triangle::kNone;
 };
 
+// ---- Where the micro-kernel reads A and B: packed copies, or the operands where they lie.
+
+// A is read where it lies (a_in_place) when its MR values per k step can be reached from
+// one pointer: a row-major A row by row (RowsA, csa == 1), a column-major A (the dYᵀ of
+// dW = dYᵀ X) column by column (k-major, rsa == 1). Unpacked A measured 5-15 % faster at
+// the GPT's row-major shapes, where a packed A element would be used only N / NR times
+// (4 to 16), 2-9 % faster at its dW shapes, and 10-40 % faster on attention's 64 x 64
+// products; about 5 % slower at 1000³, where packing pays for itself. Never when rows
+// (or columns) lie a multiple of 4 KiB apart (1024³: 12 % slower): the strip's lines then
+// map to the same few L1 sets and evict each other.
+template <class T, bool RowsA>
+bool reads_a_in_place(int64_t rsa, int64_t csa) {
+  const int64_t a_pitch = RowsA ? rsa : csa;
+  return (RowsA ? csa == 1 : rsa == 1) && (a_pitch * int64_t(sizeof(T))) % 4096 != 0;
+}
+
+// B is read in place too (b_in_place) when its rows hold whole strips (csb == 1, N a
+// multiple of NR) and A has few rows (attention's 64-row products: P v, Pᵀ dout, dS k,
+// dSᵀ q; the GPT's 128-row dW): a packed strip would then serve only M / MR <= 10
+// micro-kernel calls, too few to repay the copy (measured 13-22 % faster on attention's
+// products, 6 % on the 128 x 128 x 768 dW). Rows 4 KiB apart would alias in L1, as A's.
+template <class T>
+bool reads_b_in_place(int64_t M, int64_t N, int64_t rsb, int64_t csb) {
+  using Bk = Blocking<T>;
+  return csb == 1 && N % Bk::NR == 0 && M <= 10 * Bk::MR &&
+         (rsb * int64_t(sizeof(T))) % 4096 != 0;
+}
+
+// A strip of MR rows of A as a Tile reads it (a, lda, skip: see Tile), at its first k step.
+template <class T>
+struct AStrip {
+  const T* a;
+  int64_t lda;
+  int64_t skip;
+};
+
+// A block of A [mc, kc] as the micro-kernel reads it: strip r (rows r * MR on) at
+// a + r * MR * row_step with lda, except the last one when it is partial (mc % MR rows),
+// which is read at `tail` (packed, tail_lda) or, shifted, from the rows above it.
+template <class T>
+struct ABlock {
+  const T* a;
+  int64_t row_step, lda, mc;
+  const T* tail;
+  int64_t tail_lda;
+  bool shift;
+
+  // The strip whose first row is ir (a multiple of MR) of the block.
+  AStrip<T> strip(int64_t ir) const {
+    constexpr int MR = Blocking<T>::MR;
+    if (ir + MR <= mc) return {a + ir * row_step, lda, 0};
+    if (!shift) return {tail, tail_lda, 0};
+    const int64_t skip = MR - (mc - ir);  // rows moved up from above
+    return {a + (ir - skip) * row_step, lda, skip};
+  }
+};
+
+// The lda (see Tile) of a packed strip: its row pitch (row-major) or its k step (k-major).
+template <class T, bool RowsA>
+constexpr int64_t packed_lda() {
+  return RowsA ? kPitch<T> : Blocking<T>::MR;
+}
+
+// A [mc, kc] (strides rsa, csa) -> every strip packed into Ap.
+template <class T, bool RowsA>
+ABlock<T> a_packed(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap) {
+  if constexpr (RowsA) pack_a_rows(mc, kc, A, rsa, csa, Ap);
+  else pack_a_kmajor(mc, kc, A, rsa, csa, Ap);
+  // Strip r starts at Ap + r * MR * (kPitch or kc).
+  const int64_t row_step = RowsA ? kPitch<T> : kc;
+  const int64_t full = mc / Blocking<T>::MR * Blocking<T>::MR;
+  return {Ap, row_step, packed_lda<T, RowsA>(), mc, Ap + full * row_step,
+          packed_lda<T, RowsA>(), false};
+}
+
+// A [mc, kc] read in place (reads_a_in_place): the micro-kernel reads A with its own row
+// (or column) stride, and skips packing. Only the last, partial strip needs care, because
+// its missing rows must read as zeros: when the block has MR rows, the strip is shifted up
+// instead, to end at the block's last row; it then reads only rows of A that exist, and
+// writes only its own. Otherwise (mc < MR) it is packed into Ap.
+template <class T, bool RowsA>
+ABlock<T> a_in_place(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap) {
+  constexpr int MR = Blocking<T>::MR;
+  const bool shift = mc >= MR;
+  const int64_t full = mc / MR * MR;
+  if (mc % MR && !shift) {
+    const T* rest = A + full * rsa;
+    if constexpr (RowsA) pack_a_rows(mc - full, kc, rest, rsa, csa, Ap);
+    else pack_a_kmajor(mc - full, kc, rest, rsa, csa, Ap);
+  }
+  return {A, rsa, RowsA ? rsa : csa, mc, Ap, packed_lda<T, RowsA>(), shift};
+}
+
+// A panel of B [kc, nc] as the micro-kernel reads it: strip jr (a multiple of NR) at
+// b + jr * col_step, its k steps ldb apart.
+template <class T>
+struct BPanel {
+  const T* b;
+  int64_t col_step, ldb;
+  // Strip jr from its k step kb.
+  const T* strip(int64_t jr, int64_t kb) const { return b + jr * col_step + kb * ldb; }
+};
+
+// B [kc, nc] (strides rsb, csb) -> packed strips in Bp, each [kc, NR] k-major.
+template <class T>
+BPanel<T> b_packed(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp) {
+  pack_b(kc, nc, B, rsb, csb, Bp);
+  return {Bp, kc, Blocking<T>::NR};
+}
+
+// B read in place (reads_b_in_place): row-major, whole strips, so a strip is B's own
+// columns jr..jr+NR-1, its k steps one row (rsb) apart.
+template <class T>
+BPanel<T> b_in_place(const T* B, int64_t rsb) {
+  return {B, 1, rsb};
+}
+
+// The k range [kb, ke) of a KC block (k from pc, kc of them) that a strip of A's rows
+// [i0, i1) of the whole product needs: a triangle of zeros in A shortens it for the strip
+// as a whole (its last row for kLowerA, its first for kUpperA; the strip's other rows then
+// add exact zeros). An empty range still writes the tile's zeros.
+inline std::pair<int64_t, int64_t> k_range(Triangle tri, int64_t i0, int64_t i1, int64_t pc,
+                                           int64_t kc) {
+  int64_t kb = 0, ke = kc;
+  if (tri == Triangle::kLowerA) ke = std::clamp<int64_t>(i1 - pc, 0, kc);
+  if (tri == Triangle::kUpperA) kb = std::clamp<int64_t>(i0 - pc, 0, kc);
+  return {std::min(kb, ke), ke};
+}
+
 // C[M, N] = A[M, K] @ B[K, N] on this thread, K >= 1: the blocked loops of the file comment.
 template <class T, bool RowsA>
 void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
                   const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc, Part part) {
   using Bk = Blocking<T>;
-  // A is read where it lies (`direct`) when its MR values per k step can be reached from one
-  // pointer: a row-major A row by row (RowsA, csa == 1), a column-major A (the dYᵀ of
-  // dW = dYᵀ X) column by column (k-major, rsa == 1). Unpacked A measured 5-15 % faster at
-  // the GPT's row-major shapes, where a packed A element would be used only N / NR times
-  // (4 to 16), 2-9 % faster at its dW shapes, and 10-40 % faster on attention's 64 x 64
-  // products; about 5 % slower at 1000³, where packing pays for itself. Never when rows
-  // (or columns) lie a multiple of 4 KiB apart (1024³: 12 % slower): the strip's lines then
-  // map to the same few L1 sets and evict each other.
-  const int64_t a_pitch = RowsA ? rsa : csa;
-  const bool direct = (RowsA ? csa == 1 : rsa == 1) && (a_pitch * int64_t(sizeof(T))) % 4096 != 0;
+  const bool direct = reads_a_in_place<T, RowsA>(rsa, csa);
+  const bool direct_b = reads_b_in_place<T>(M, N, rsb, csb);
   // A k-major A read in place touches a whole line per k step (for MR values of it), twice
   // a row-major strip's footprint in L1 beside the B strip; a shorter KC keeps both in L1
   // (192: 5 % faster on the 512 x 128 x 768 dW, the same elsewhere; 128 loses on C's extra
   // passes).
   const int64_t KC = (!RowsA && direct) ? Bk::KC_kmajor : Bk::KC;
   const int64_t kc_max = std::min(KC, K);
-  // Elements per packed A strip, and the strip's k pitch.
+  // Elements per packed A strip.
   const int64_t strip = Bk::MR * (RowsA ? kPitch<T> : kc_max);
   // The A block shares L2 with the C rows it writes: it is swept once per B strip, and C's
   // rows written in between evict it. So MC rows of A and of C together are held to
@@ -339,13 +480,6 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
   // and 8 % at 1024³, than the fixed MC alone.
   const int64_t mc_fit = (512 * 1024) / (int64_t(sizeof(T)) * (kc_max + std::min(Bk::NC, N)));
   const int64_t MC = std::min(Bk::MC, std::max<int64_t>(Bk::MR, mc_fit / Bk::MR * Bk::MR));
-  // B is read in place too when its rows hold whole strips (csb == 1, N a multiple of NR)
-  // and A has few rows (attention's 64-row products: P v, Pᵀ dout, dS k, dSᵀ q; the GPT's
-  // 128-row dW): a packed strip would then serve only M / MR <= 10 micro-kernel calls, too
-  // few to repay the copy (measured 13-22 % faster on attention's products, 6 % on the
-  // 128 x 128 x 768 dW). Rows 4 KiB apart would alias in L1, as A's.
-  const bool direct_b = csb == 1 && N % Bk::NR == 0 && M <= 10 * Bk::MR &&
-                        (rsb * int64_t(sizeof(T))) % 4096 != 0;
   T* Ap = static_cast<T*>(
       t_pack_a.get(sizeof(T) * size_t(round_up(std::min(MC, M), Bk::MR) / Bk::MR * strip)));
   T* Bp = static_cast<T*>(
@@ -355,49 +489,26 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
     const int64_t nc = std::min(Bk::NC, N - jc);
     for (int64_t pc = 0; pc < K; pc += KC) {
       const int64_t kc = std::min(KC, K - pc);
-      const int64_t a_strip = Bk::MR * (RowsA ? kPitch<T> : kc);
-      if (!direct_b) pack_b(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
+      const BPanel<T> bp = direct_b ? b_in_place(B + pc * rsb + jc, rsb)
+                                    : b_packed(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
       for (int64_t ic = 0; ic < M; ic += MC) {
         const int64_t mc = std::min(MC, M - ic);
-        // A direct A skips packing: the micro-kernel reads it with its own row (or column)
-        // stride. Only the last, partial strip is packed, because its missing rows must read
-        // as zeros. (See `direct` above for when this pays.)
-        // The partial strip is shifted up instead, when the block has MR rows: it then ends
-        // at the block's last row, reads only rows of A that exist, and writes only its own.
-        const bool shift = direct && mc >= Bk::MR;
-        if (!direct) {
-          if constexpr (RowsA) pack_a_rows(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
-          else pack_a_kmajor(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
-        } else if (mc % Bk::MR && !shift) {
-          const int64_t full = mc / Bk::MR * Bk::MR;
-          const T* rest = A + (ic + full) * rsa + pc * csa;
-          if constexpr (RowsA) pack_a_rows(mc - full, kc, rest, rsa, csa, Ap);
-          else pack_a_kmajor(mc - full, kc, rest, rsa, csa, Ap);
-        }
+        const T* a_block = A + ic * rsa + pc * csa;
+        const ABlock<T> ab = direct ? a_in_place<T, RowsA>(mc, kc, a_block, rsa, csa, Ap)
+                                    : a_packed<T, RowsA>(mc, kc, a_block, rsa, csa, Ap);
         for (int64_t jr = 0; jr < nc; jr += Bk::NR)
           for (int64_t ir = 0; ir < mc; ir += Bk::MR) {
+            const AStrip<T> s = ab.strip(ir);
             const int64_t m = std::min<int64_t>(Bk::MR, mc - ir);
-            const int64_t skip = shift ? Bk::MR - m : 0;  // rows moved up from above
             // The strip's rows [i0, i1) and the tile's first column in the whole product.
-            const int64_t i0 = part.row0 + ic + ir - skip, i1 = i0 + m + skip;
+            const int64_t i0 = part.row0 + ic + ir - s.skip, i1 = i0 + m + s.skip;
             const int64_t j0 = part.col0 + jc + jr;
             if (part.tri == Triangle::kLowerC && j0 >= i1) continue;  // wholly above
-            // The k range this strip needs, [kb, ke) within this KC block: a triangle of
-            // zeros in A shortens it for the strip as a whole (its last row for kLowerA, its
-            // first for kUpperA; the strip's other rows then add exact zeros).
-            int64_t kb = 0, ke = kc;
-            if (part.tri == Triangle::kLowerA) ke = std::clamp<int64_t>(i1 - pc, 0, kc);
-            if (part.tri == Triangle::kUpperA) kb = std::clamp<int64_t>(i0 - pc, 0, kc);
-            kb = std::min(kb, ke);  // an empty range still writes the tile's zeros
-            const bool packed = !direct || (ir + Bk::MR > mc && !shift);
-            const int64_t lda = packed ? (RowsA ? kPitch<T> : Bk::MR) : a_pitch;
-            const T* a = !direct ? Ap + ir / Bk::MR * a_strip
-                         : packed ? Ap : A + (ic + ir - skip) * rsa + pc * csa;
-            const T* b = direct_b ? B + (pc + kb) * rsb + jc + jr : Bp + jr * kc + kb * Bk::NR;
-            micro_kernel<T, RowsA>(ke - kb, a + kb * (RowsA ? 1 : lda), b,
-                                   C + (ic + ir) * ldc + jc + jr, ldc, m,
-                                   std::min<int64_t>(Bk::NR, nc - jr), pc > 0, lda, skip,
-                                   direct_b ? rsb : Bk::NR);
+            const auto [kb, ke] = k_range(part.tri, i0, i1, pc, kc);
+            micro_kernel<T, RowsA>(Tile<T>{s.a + kb * (RowsA ? 1 : s.lda), s.lda,
+                                           bp.strip(jr, kb), bp.ldb,
+                                           C + (ic + ir) * ldc + jc + jr, ldc, ke - kb, m,
+                                           std::min<int64_t>(Bk::NR, nc - jr), s.skip, pc > 0});
           }
       }
     }

@@ -1,7 +1,9 @@
 // LayerNorm on the CPU, forward and backward, one row of C features at a time
-// (llm.c's layernorm_forward / layernorm_backward, generalized to optional w and b).
-// Means and variances are summed in double; `omp simd reduction` lets each sum run in vector
-// lanes (in a fixed order, so results are reproducible) instead of one add after another.
+// (karpathy/llm.c, train_gpt2.c: layernorm_forward / layernorm_backward, generalized to
+// optional w and b). Its plain reference is layer_norm_naive.h. The forward's row sums
+// (mean, variance) are accumulated in double; `omp simd reduction` lets each sum run in
+// vector lanes (in a fixed order, so results are reproducible) instead of one add after
+// another.
 #include <cmath>
 #include <type_traits>
 #include <vector>
@@ -113,17 +115,16 @@ void CpuBackend::layer_norm(const KTensor& out, const KTensor& mean, const KTens
   });
 }
 
-// With norm = (x - mean) · rstd and dnorm = dout · w, per row:
+// dout, x, dx: [N, C] contiguous; rstd: [N]; w, dw, db: [C] or absent. With
+// norm = (x - mean) · rstd and dnorm = dout · w (see LayerNormBackward in
+// tensor/ops/layer_norm.cpp for the derivation):
 //   db = Σ_rows dout,  dw = Σ_rows dout · norm
 //   dx = rstd · (dnorm - mean(dnorm) - norm · mean(dnorm · norm))
-// (the last two terms are the gradient flowing through mean and through rstd).
-// The saved mean is rounded to T; each row's mean is summed again in double so that norm is
-// the forward's own (see there). norm is formed once per row, x - mean in T with the mean
-// split into hi + lo (Centered), and kept in T for the rest: the row sums, dx, and the
-// column sums of dw.
+// Each row's mean is summed again in double and x - mean formed as in the forward
+// (Centered), so that norm is the forward's own. norm is formed once per row and kept in T
+// for the rest: the row sums (in T), dx, and the column sums of dw (in double).
 void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
-                                     const KTensor& dout, const KTensor& x,
-                                     const KTensor& /*mean*/, const KTensor& rstd,
+                                     const KTensor& dout, const KTensor& x, const KTensor& rstd,
                                      const KTensor& w) {
   const int64_t C = x.shape.back(), N = C ? x.numel() / C : 0;
   dispatch_floating(x.dtype, [&](auto z) {

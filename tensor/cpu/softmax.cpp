@@ -1,4 +1,5 @@
-// Row kernels on the CPU: softmax / log_softmax along the last dim, and tril / triu.
+// Row kernels on the CPU: softmax / log_softmax along the last dim (its plain reference is
+// softmax_naive.h), and tril / triu.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>

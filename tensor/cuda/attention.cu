@@ -66,16 +66,6 @@ Heads plan_heads(const std::vector<const KTensor*>& ts) {
   return h;
 }
 
-std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> s(shape.size());
-  int64_t acc = 1;
-  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
-    s[size_t(d)] = acc;
-    acc *= shape[size_t(d)];
-  }
-  return s;
-}
-
 // An input [*, R, C] as the GEMMs read it: the tensor itself, or a contiguous copy (freed
 // with this) when its last two dims do not fit cuBLAS (a broadcast gradient, for one).
 struct GemmInput {

@@ -96,8 +96,8 @@ class CudaBackend final : public Backend {
   void layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd, const KTensor& x,
                   const KTensor& w, const KTensor& b, double eps) override;
   void layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
-                           const KTensor& dout, const KTensor& x, const KTensor& mean,
-                           const KTensor& rstd, const KTensor& w) override;
+                           const KTensor& dout, const KTensor& x, const KTensor& rstd,
+                           const KTensor& w) override;
   void attention(const KTensor& out, const KTensor& att, const KTensor& q, const KTensor& k,
                  const KTensor& v, double scale, bool causal) override;
   void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,

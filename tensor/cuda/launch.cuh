@@ -52,6 +52,18 @@ inline bool row_major(const std::vector<int64_t>& shape, const std::vector<int64
   return true;
 }
 
+// The strides of a row-major (contiguous) tensor of this shape, in elements: the last dim
+// steps by 1, each dim before it by the size of everything after it.
+inline std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> s(shape.size());
+  int64_t acc = 1;
+  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+    s[size_t(d)] = acc;
+    acc *= shape[size_t(d)];
+  }
+  return s;
+}
+
 template <int N>
 Indexer<N> make_indexer(const char* op, const std::vector<int64_t>& shape,
                         const std::array<const std::vector<int64_t>*, N>& strides) {

@@ -87,7 +87,7 @@ struct Operand {
       return;
     }
     KTensor c = t;
-    c.strides = contiguous(t.shape);
+    c.strides = row_major_strides(t.shape);
     temp_bytes = size_t(t.numel()) * dtype_size(t.dtype);
     temp = be.allocate(temp_bytes);
     c.data = temp;
@@ -102,16 +102,6 @@ struct Operand {
   }
   Operand(const Operand&) = delete;
   Operand& operator=(const Operand&) = delete;
-
-  static std::vector<int64_t> contiguous(const std::vector<int64_t>& shape) {
-    std::vector<int64_t> s(shape.size());
-    int64_t acc = 1;
-    for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
-      s[size_t(d)] = acc;
-      acc *= shape[size_t(d)];
-    }
-    return s;
-  }
 };
 
 }  // namespace

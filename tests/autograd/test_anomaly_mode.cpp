@@ -67,6 +67,20 @@ TEST_CASE("anomaly mode: a NaN made only in the backward raises with the path fr
   CHECK(values(x.grad())[1] == 0.75);
 }
 
+TEST_CASE("anomaly mode: a NaN that arrives with the incoming gradient is named as such",
+          "[anomaly]") {
+  // y = x · 2, backward with an explicit dL/dy = [NaN, 1]: MulBackward returns
+  // dL/dx = 2 dL/dy = [NaN, 2], and the message says the NaN came in with dL/dy.
+  Tensor x = tensor({1, 2}).requires_grad_();
+  autograd::DetectAnomalyGuard anomaly;
+  Tensor y = x * 2.0;
+  CHECK(error_message([&] { y.backward(tensor({kNaN, 1})); }) ==
+        "anomaly: MulBackward returned 1 NaN among 2 values (the first at flat index 0) in "
+        "the gradient of input 0 of shape [2] (its incoming gradient already held 1 NaN "
+        "among 2 values (the first at flat index 0)). Mul was created as op #1 of the "
+        "forward; inputs: leaf [2], constant []. Path from the root: MulBackward");
+}
+
 TEST_CASE("anomaly mode: a graph recorded with the mode off still gets its backward checked",
           "[anomaly]") {
   Tensor x = tensor({0, 1}).requires_grad_();

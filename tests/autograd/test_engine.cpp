@@ -1,5 +1,6 @@
 // The backward engine: seeding, accumulation, graph freeing, grad mode, deep graphs.
 #include "autograd/node.h"
+#include "devices.h"
 #include "helpers.h"
 
 using namespace attic;
@@ -184,6 +185,38 @@ TEST_CASE("the engine rejects a gradient of the wrong shape, naming the node", "
   autograd::connect(y, std::make_shared<BadShapeBackward>(), {x});
   CHECK(error_message([&] { sum(y).backward(); }) ==
         "backward: BadShapeBackward returned a gradient of shape [5] for input 0 of shape [2]");
+}
+
+namespace {
+// A node that returns no gradient for its one input (as an op whose output is not used
+// returns none): the engine must then send a zero gradient on to the input's producer.
+struct NoGradBackward final : autograd::Node {
+  const char* name() const override { return "NoGradBackward"; }
+  std::vector<Tensor> backward(const Tensor&) override { return {Tensor()}; }
+};
+}  // namespace
+
+TEST_CASE("a zero gradient for an input that got none is made on the input's device",
+          "[autograd][devices]") {
+  // loss = sum(z) + sum(y), with z's node returning no gradient for y = x · 3: y's node gets
+  // the zero from z plus the 1s from sum(y), so x.grad = 3, on x's device and in x's dtype.
+  for (Device d : attic::testing::available_devices()) {
+    INFO(device_name(d));
+    Tensor x = tensor({1, 2}, kFloat64).to(d).detach().requires_grad_();
+    Tensor y = x * 3.0;
+    Tensor z = y.detach().clone();
+    autograd::connect(z, std::make_shared<NoGradBackward>(), {y});
+    // Only z's path: the engine makes y's gradient itself, a zero [2] on d.
+    sum(z).backward({}, /*retain_graph=*/true);
+    REQUIRE(x.grad().defined());
+    CHECK(x.grad().device() == d);
+    CHECK(x.grad().dtype() == kFloat64);
+    CHECK(values(x.grad()) == std::vector<double>{0, 0});
+    x.set_grad(Tensor());
+    (sum(z) + sum(y)).backward();
+    CHECK(x.grad().device() == d);
+    CHECK(values(x.grad()) == std::vector<double>{3, 3});
+  }
 }
 
 TEST_CASE("create_graph: clearing .grad frees the leaf (as in PyTorch)", "[autograd]") {

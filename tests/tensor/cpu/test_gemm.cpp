@@ -31,6 +31,7 @@ enum class Layout {
   RowMajor,    // X(r, c) = x[r * cols + c]
   Transposed,  // X(r, c) = x[c * rows + r]: the memory of X^T, read through swapped strides
   Padded,      // X(r, c) = x[r * (cols + 3) + c]: a column slice of a wider matrix
+  Strided,     // X(r, c) = x[r * 2 cols + 2 c]: every other element, no unit stride at all
 };
 
 // A rows x cols operand filled with U(-1, 1), and its (row stride, column stride).
@@ -45,6 +46,7 @@ struct Operand {
       case Layout::RowMajor: rs = cols, cs = 1; break;
       case Layout::Transposed: rs = 1, cs = rows; break;
       case Layout::Padded: rs = cols + 3, cs = 1; break;
+      case Layout::Strided: rs = 2 * cols, cs = 2; break;
     }
     data.resize(size_t(std::max<int64_t>(1, (rows - 1) * rs + (cols - 1) * cs + 1)));
     for (T& x : data) x = T(u(rng));
@@ -138,6 +140,22 @@ TEST_CASE("gemm: transposed and padded strides cost nothing in correctness", "[c
           check_against_naive<float>(d, la, lb);
           check_against_naive<double>(d, la, lb);
         }
+  });
+}
+
+TEST_CASE("gemm: every way of reading A, packed or in place", "[cpu][gemm]") {
+  // A packed row by row: its rows 4 KiB apart (K = 1024 floats, 512 doubles), which would
+  // alias in L1 if read in place, or no unit stride at all. A column-major A of fewer rows
+  // than a strip (M = 5), read in place with its one partial strip packed.
+  with_1_and_2_threads([] {
+    check_against_naive<float>({40, 50, 1024}, Layout::RowMajor, Layout::RowMajor);
+    check_against_naive<double>({40, 50, 512}, Layout::RowMajor, Layout::Transposed);
+    for (Dims d : {Dims{50, 60, 70}, Dims{5, 200, 300}}) {
+      check_against_naive<float>(d, Layout::Strided, Layout::RowMajor);
+      check_against_naive<double>(d, Layout::Strided, Layout::Padded);
+    }
+    check_against_naive<float>({5, 200, 300}, Layout::Transposed, Layout::RowMajor);
+    check_against_naive<double>({5, 200, 300}, Layout::Transposed, Layout::Transposed);
   });
 }
 

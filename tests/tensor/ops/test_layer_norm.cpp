@@ -120,6 +120,87 @@ TEST_CASE("layer_norm matches the composed formula forward and backward", "[ops]
   CHECK_THAT(values(b1.grad()), ApproxValues(values(b2.grad()), 1e-10));
 }
 
+namespace {
+
+// A second derivative of layer_norm: with L = Σ r ⊙ f(x, w, b) and its gradients gx = ∂L/∂x,
+// gw = ∂L/∂w taken with create_graph, s = Σ q ⊙ gx + Σ qw ⊙ gw; returns ∂s/∂x and ∂s/∂w.
+// x, w, b: float64 leaves that require grad.
+struct SecondOrder {
+  Tensor dx, dw;
+};
+template <class F>
+SecondOrder second_order(F f, const Tensor& x, const Tensor& w, const Tensor& b,
+                         const Tensor& r, const Tensor& q, const Tensor& qw) {
+  for (const Tensor* t : {&x, &w, &b}) t->set_grad(Tensor());
+  sum(f(x, w, b) * r).backward({}, /*retain_graph=*/true, /*create_graph=*/true);
+  const Tensor gx = x.grad(), gw = w.grad();
+  for (const Tensor* t : {&x, &w, &b}) t->set_grad(Tensor());
+  (sum(gx * q) + sum(gw * qw)).backward();
+  SecondOrder out{x.grad(), w.grad()};
+  for (const Tensor* t : {&x, &w, &b}) t->set_grad(Tensor());  // frees gx's and gw's graphs
+  return out;
+}
+
+// s of second_order at (x, w), from a plain backward (the fused kernel): one value.
+double s_value(const Tensor& x_in, const Tensor& w_in, const Tensor& b, const Tensor& r,
+               const Tensor& q, const Tensor& qw) {
+  Tensor x = x_in.detach().clone().requires_grad_(), w = w_in.detach().clone().requires_grad_();
+  sum(layer_norm(x, w, b.detach()) * r).backward();
+  return (sum(x.grad() * q) + sum(w.grad() * qw)).item<double>();
+}
+
+}  // namespace
+
+TEST_CASE("layer_norm's recorded backward has a derivative of its own (create_graph)",
+          "[ops][layer_norm]") {
+  // The same second derivative through layer_norm and through the composition of public
+  // ops; then against central differences of s, computed with the fused backward.
+  const double eps = 1e-5;
+  Tensor x = leaf64({2, 3, 5}), w = leaf64({5}), b = leaf64({5});
+  Tensor r = randn({2, 3, 5}, kFloat64), q = randn({2, 3, 5}, kFloat64), qw = randn({5}, kFloat64);
+  auto fused = [&](const Tensor& a, const Tensor& c, const Tensor& d) {
+    return layer_norm(a, c, d, eps);
+  };
+  auto unfused = [&](const Tensor& a, const Tensor& c, const Tensor& d) {
+    return composed(a, c, d, eps);
+  };
+  const SecondOrder got = second_order(fused, x, w, b, r, q, qw);
+  const SecondOrder want = second_order(unfused, x, w, b, r, q, qw);
+  REQUIRE(got.dx.defined());
+  REQUIRE(got.dw.defined());
+  CHECK_THAT(values(got.dx), ApproxValues(values(want.dx), 1e-10));
+  CHECK_THAT(values(got.dw), ApproxValues(values(want.dw), 1e-10));
+
+  const double h = 1e-6;
+  for (const auto& [leaf, grad] : {std::pair{x, got.dx}, std::pair{w, got.dw}}) {
+    const std::vector<double> analytical = values(grad);
+    for (int64_t k = 0; k < leaf.numel(); ++k) {
+      double* v = leaf.data_ptr<double>() + k;
+      const double orig = *v;
+      *v = orig + h;
+      const double plus = s_value(x, w, b, r, q, qw);
+      *v = orig - h;
+      const double minus = s_value(x, w, b, r, q, qw);
+      *v = orig;
+      CHECK(analytical[size_t(k)] == Approx((plus - minus) / (2 * h)).epsilon(1e-5).margin(1e-6));
+    }
+  }
+
+  // Without weight and bias, and with x the only input that needs a gradient.
+  Tensor x2 = leaf64({4, 6}), r2 = randn({4, 6}, kFloat64), q2 = randn({4, 6}, kFloat64);
+  sum(layer_norm(x2, Tensor(), Tensor(), eps) * r2).backward({}, true, true);
+  Tensor gx2 = x2.grad();
+  x2.set_grad(Tensor());
+  sum(gx2 * q2).backward();
+  Tensor got2 = x2.grad();
+  x2.set_grad(Tensor());
+  sum(composed(x2, Tensor(), Tensor(), eps) * r2).backward({}, true, true);
+  gx2 = x2.grad();
+  x2.set_grad(Tensor());
+  sum(gx2 * q2).backward();
+  CHECK_THAT(values(got2), ApproxValues(values(x2.grad()), 1e-10));
+}
+
 TEST_CASE("layer_norm float32 matches the float64 result", "[ops][layer_norm]") {
   Tensor x = randn({16, 33}, kFloat64), w = randn({33}, kFloat64), b = randn({33}, kFloat64);
   Tensor y64 = layer_norm(x, w, b);
