@@ -6,7 +6,7 @@
 #include <deque>
 
 #include "autograd/node.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 namespace attic::autograd {
 

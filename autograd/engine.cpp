@@ -17,7 +17,7 @@
 
 #include "autograd/anomaly_mode.h"
 #include "autograd/node.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 namespace attic::autograd {
 

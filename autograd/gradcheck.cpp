@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "autograd/node.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 namespace attic::autograd {
 

@@ -52,6 +52,8 @@ static void connect_impl(Tensor& out, std::shared_ptr<Node> node, const Range& i
   out.impl()->grad_fn = std::move(node);
 }
 
+const char* node_name(const Node& node) { return node.name(); }
+
 Tensor Node::output_in_graph(const Tensor& saved_output) {
   Tensor y = saved_output.detach();
   y.impl()->requires_grad = true;

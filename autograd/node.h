@@ -1,6 +1,6 @@
 // A Node is one recorded op in the dynamic graph: it knows how to turn the gradient of its
 // output into gradients of its inputs. Each op defines its Node subclass (XxxBackward) in
-// the same file as its forward, e.g. tensor/ops/matmul.cpp holds MatmulBackward.
+// the same file as its forward, e.g. ops/matmul.cpp holds MatmulBackward.
 #pragma once
 
 #include <cstdint>

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 namespace attic {
 

@@ -5,7 +5,7 @@
 #include <functional>
 
 #include "nn/module.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 namespace attic::models {
 

@@ -1,7 +1,7 @@
 // Parameter initialization, in place and outside the graph (torch.nn.init's names).
 #pragma once
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 namespace attic::nn::init {
 

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 namespace attic::nn {
 

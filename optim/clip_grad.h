@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 namespace attic::optim {
 

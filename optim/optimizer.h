@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "nn/module.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 namespace attic::optim {
 

@@ -1,4 +1,4 @@
-// The scalars of one Adam / AdamW step, which the adam_step_ op (tensor/ops/optim_step.cpp)
+// The scalars of one Adam / AdamW step, which the adam_step_ op (ops/optim_step.cpp)
 // hands to the fused kernel of each backend. optim/adam.cpp has the update written out.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The per-device kernel interface. Ops (tensor/ops/) check their inputs, then call one of
+// The per-device kernel interface. Ops (ops/) check their inputs, then call one of
 // these; kernels see raw pointers, shapes and strides, nothing else — no autograd, no Tensor.
 // A new device adds one Backend subclass (tensor/cpu/, tensor/cuda/), not branches in ops.
 #pragma once
@@ -93,7 +93,7 @@ class Backend {
   // have data == nullptr (no affine weight / no bias).
   virtual void layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd,
                           const KTensor& x, const KTensor& w, const KTensor& b, double eps) = 0;
-  // Its backward (derived beside LayerNormBackward in tensor/ops/layer_norm.cpp), from the
+  // Its backward (derived beside LayerNormBackward in ops/layer_norm.cpp), from the
   // forward's x and rstd and dout [N, C]: dx [N, C]; dw, db [C] are overwritten
   // (data == nullptr: not wanted). Each row's mean is recomputed from x, to more precision
   // than a saved copy in x's dtype would have.

@@ -3,7 +3,6 @@
 
 #include <sstream>
 
-#include "autograd/node.h"
 
 // .debug_gdb_scripts: gdb reads this section of every file it opens and runs the scripts
 // listed in it. Entry type 4 is an inline Python script: the byte 4, the script's name and a
@@ -34,7 +33,7 @@ std::string repr(const Tensor& t) {
   os << "Tensor " << str(t.shape()) << " " << dtype_name(t.dtype()) << " "
      << device_name(t.device()) << " strides=" << str(t.strides()) << " offset="
      << impl.offset << " requires_grad=" << (t.requires_grad() ? "true" : "false")
-     << " grad_fn=" << (impl.grad_fn ? impl.grad_fn->name() : "none")
+     << " grad_fn=" << (impl.grad_fn ? autograd::node_name(*impl.grad_fn) : "none")
      << " grad=" << (impl.grad ? str(impl.grad->shape) : std::string("none")) << "\n"
      << t << "\n";
   return os.str();

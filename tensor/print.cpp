@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <ostream>
 
-#include "autograd/node.h"
 #include "tensor/tensor.h"
 
 namespace attic {
@@ -112,7 +111,7 @@ std::string Tensor::str() const {
   if (numel() == 0 && dim() != 1) os << ", size=" << attic::str(shape());
   if (device() != Device::CPU) os << ", device='" << device_name(device()) << "'";
   if (dtype() == DType::Float64) os << ", dtype=float64";
-  if (grad_fn()) os << ", grad_fn=<" << grad_fn()->name() << ">";
+  if (grad_fn()) os << ", grad_fn=<" << autograd::node_name(*grad_fn()) << ">";
   else if (requires_grad()) os << ", requires_grad=true";
   os << ")";
   return os.str();

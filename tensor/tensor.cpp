@@ -1,15 +1,15 @@
-// Tensor metadata, element access, autograd accessors, factories.
-// Views live in tensor/ops/view.cpp, copies in tensor/ops/copy.cpp, printing in print.cpp.
+// The tensor core: Storage, TensorImpl, metadata, element access, the autograd fields, and
+// empty(). Nothing here runs an op or the autograd engine: the factories that run a kernel
+// (zeros, full, randn, tensor, ...) are in ops/factories.cpp, and the autograd methods
+// (backward, retain_grad, the graph's release) in autograd/tensor_autograd.cpp. Views live in
+// ops/view.cpp, copies in ops/copy.cpp, printing in print.cpp.
 #include "tensor/tensor.h"
 
 #include <cmath>
 #include <cstring>
 #include <type_traits>
 
-#include "autograd/node.h"
 #include "tensor/backend.h"
-#include "tensor/ops.h"
-#include "tensor/ops/helpers.h"
 
 namespace attic {
 
@@ -28,8 +28,6 @@ Storage::Storage(size_t n, Device dev) : nbytes(n), device(dev) {
 Storage::~Storage() {
   if (data) backend_for(device).deallocate(data, nbytes);
 }
-
-TensorImpl::~TensorImpl() { autograd::release_later(std::move(grad_fn)); }
 
 // ---------------------------------------------------------------- shape helpers
 
@@ -135,7 +133,7 @@ bool Tensor::requires_grad() const { return checked(impl_).requires_grad; }
 Tensor& Tensor::requires_grad_(bool r) {
   TensorImpl& t = checked(impl_);
   ATTIC_CHECK(t.grad_fn == nullptr || r, "requires_grad_: only a leaf can stop requiring "
-              "grad; use detach() on a tensor made by ", t.grad_fn ? t.grad_fn->name() : "");
+              "grad; use detach() on a tensor made by ", t.grad_fn ? autograd::node_name(*t.grad_fn) : "");
   ATTIC_CHECK(!r || is_floating(t.dtype), "requires_grad_: only floating tensors can require "
               "grad, this one is ", dtype_name(t.dtype));
   t.requires_grad = r;
@@ -157,17 +155,6 @@ void Tensor::set_grad(const Tensor& g) const {
 
 const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const { return checked(impl_).grad_fn; }
 bool Tensor::is_leaf() const { return checked(impl_).grad_fn == nullptr; }
-
-void Tensor::retain_grad() const {
-  TensorImpl& t = checked(impl_);
-  ATTIC_CHECK(t.requires_grad, "retain_grad: the tensor does not require grad");
-  if (t.grad_fn) t.grad_fn->retained_output = impl_;
-  t.retains_grad = true;
-}
-
-void Tensor::backward(const Tensor& grad, bool retain_graph, bool create_graph) const {
-  autograd::run_backward(*this, grad, retain_graph, create_graph);
-}
 
 Tensor Tensor::detach() const {
   TensorImpl& t = checked(impl_);
@@ -198,118 +185,8 @@ Tensor empty(const Shape& shape, TensorOptions o) {
   return out;
 }
 
-Tensor full(const Shape& shape, double value, TensorOptions o) {
-  const bool rg = o.requires_grad_;
-  o.requires_grad_ = false;
-  Tensor t = empty(shape, o);
-  backend_for(o.device_).fill(detail::ktensor(t), value);
-  if (rg) t.requires_grad_(true);
-  return t;
-}
-
-Tensor zeros(const Shape& shape, TensorOptions o) { return full(shape, 0.0, o); }
-Tensor ones(const Shape& shape, TensorOptions o) { return full(shape, 1.0, o); }
-Tensor scalar_tensor(double value, TensorOptions o) { return full({}, value, o); }
-
-static TensorOptions like(const Tensor& t) {
-  return TensorOptions(t.dtype()).device(t.device());
-}
-Tensor zeros_like(const Tensor& t) { return zeros(t.shape(), like(t)); }
-Tensor ones_like(const Tensor& t) { return ones(t.shape(), like(t)); }
-Tensor full_like(const Tensor& t, double v) { return full(t.shape(), v, like(t)); }
-Tensor empty_like(const Tensor& t) { return empty(t.shape(), like(t)); }
-
-// Builds a tensor on the host from generated values, then moves it to the device.
-template <class Gen>
-static Tensor host_generated(const Shape& shape, TensorOptions o, Gen&& gen) {
-  TensorOptions host = o;
-  host.device_ = Device::CPU;
-  host.requires_grad_ = false;
-  Tensor t = empty(shape, host);
-  dispatch_dtype(o.dtype_, [&](auto z) {
-    using T = decltype(z);
-    T* p = t.data_ptr<T>();
-    for (int64_t i = 0; i < t.numel(); ++i) p[i] = T(gen(i));
-  });
-  t = t.to(o.device_);
-  if (o.requires_grad_) t.requires_grad_(true);
-  return t;
-}
-
-Tensor arange(double end, TensorOptions o) { return arange(0.0, end, 1.0, o); }
-
-Tensor arange(double start, double end, double step, TensorOptions o) {
-  ATTIC_CHECK(step != 0, "arange: step must be nonzero");
-  ATTIC_CHECK((end - start) / step >= 0, "arange: start ", start, ", end ", end,
-              " and step ", step, " give no elements");
-  const int64_t n = int64_t(std::ceil((end - start) / step));
-  return host_generated({n}, o, [&](int64_t i) { return start + double(i) * step; });
-}
-
-Tensor randn(const Shape& shape, TensorOptions o) {
-  ATTIC_CHECK(is_floating(o.dtype_), "randn: needs a floating dtype, got ", dtype_name(o.dtype_));
-  Generator& g = default_generator();
-  return host_generated(shape, o, [&](int64_t) { return g.normal(); });
-}
-
-Tensor rand(const Shape& shape, TensorOptions o) {
-  ATTIC_CHECK(is_floating(o.dtype_), "rand: needs a floating dtype, got ", dtype_name(o.dtype_));
-  Generator& g = default_generator();
-  return host_generated(shape, o, [&](int64_t) { return g.uniform(); });
-}
-
-Tensor randint(int64_t low, int64_t high, const Shape& shape, TensorOptions o) {
-  ATTIC_CHECK(low < high, "randint: low ", low, " must be below high ", high);
-  Generator& g = default_generator();
-  return host_generated(shape, o, [&](int64_t) { return double(g.randint(low, high)); });
-}
-
-template <class T>
-Tensor from_vector(const std::vector<T>& data) {
-  return from_vector(data, Shape{int64_t(data.size())});
-}
-
-template <class T>
-Tensor from_vector(const std::vector<T>& data, const Shape& s, TensorOptions o) {
-  ATTIC_CHECK(numel_of(s) == int64_t(data.size()), "from_vector: ", data.size(),
-              " values do not fill shape ", attic::str(s));
-  // std::vector<bool> packs its values into bits, so it has no data() to copy from.
-  if constexpr (!std::is_same_v<T, bool>) {
-    if (o.dtype_ == dtype_of<T>::value) {  // same type: copy exactly (int64 beyond 2^53 too)
-      TensorOptions host = o;
-      host.device_ = Device::CPU;
-      host.requires_grad_ = false;
-      Tensor t = empty(s, host);
-      if (!data.empty()) std::memcpy(t.raw_data(), data.data(), data.size() * sizeof(T));
-      t = t.to(o.device_);
-      if (o.requires_grad_) t.requires_grad_(true);
-      return t;
-    }
-  }
-  return host_generated(s, o, [&](int64_t i) { return double(data[size_t(i)]); });
-}
-template Tensor from_vector<float>(const std::vector<float>&);
-template Tensor from_vector<double>(const std::vector<double>&);
-template Tensor from_vector<int64_t>(const std::vector<int64_t>&);
-template Tensor from_vector<bool>(const std::vector<bool>&);
-template Tensor from_vector<float>(const std::vector<float>&, const Shape&, TensorOptions);
-template Tensor from_vector<double>(const std::vector<double>&, const Shape&, TensorOptions);
-template Tensor from_vector<int64_t>(const std::vector<int64_t>&, const Shape&, TensorOptions);
-template Tensor from_vector<bool>(const std::vector<bool>&, const Shape&, TensorOptions);
-
-NestedList::NestedList(std::initializer_list<NestedList> rows) {
-  shape = {int64_t(rows.size())};
-  const NestedList* first = rows.size() ? rows.begin() : nullptr;
-  for (const NestedList& r : rows) {
-    ATTIC_CHECK(r.shape == first->shape, "tensor: ragged nested list (a row of shape ",
-                attic::str(r.shape), " beside one of shape ", attic::str(first->shape), ")");
-    values.insert(values.end(), r.values.begin(), r.values.end());
-  }
-  if (first) shape.insert(shape.end(), first->shape.begin(), first->shape.end());
-}
-
-Tensor tensor(NestedList v, TensorOptions o) {
-  return host_generated(v.shape, o, [&](int64_t i) { return v.values[size_t(i)]; });
+Tensor empty_like(const Tensor& t) {
+  return empty(t.shape(), TensorOptions(t.dtype()).device(t.device()));
 }
 
 }  // namespace attic

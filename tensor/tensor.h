@@ -19,13 +19,16 @@ namespace attic {
 
 using Shape = std::vector<int64_t>;
 
+// The tensor core knows autograd only by these two names: a tensor holds the node that made
+// it (autograd/node.h), and prints its name.
 namespace autograd {
 class Node;
+const char* node_name(const Node& node);  // "MatmulBackward"; defined in autograd/node.cpp
 }
 
 // A block of device memory that tensors view; the last view to go frees it. Storage keeps no
 // count of in-place writes: those are refused on tensors that require grad instead
-// (tensor/ops/copy.cpp).
+// (ops/copy.cpp).
 struct Storage {
   void* data = nullptr;
   size_t nbytes = 0;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "autograd/gradcheck.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 namespace attic::testing {
 

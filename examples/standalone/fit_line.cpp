@@ -4,7 +4,7 @@
 
 #include "nn/linear.h"
 #include "optim/sgd.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -2,7 +2,7 @@
 // attend, turned into the shape scaled_dot_product_attention's attn_mask broadcasts from.
 #pragma once
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 namespace attic::nn {
 

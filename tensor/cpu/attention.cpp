@@ -3,7 +3,7 @@
 // the [T, T] scores and keeps four of them alive for backward; here each head's scores
 // live in a small scratch matrix, the mask is the loop bound, and only the softmax weights
 // P are kept. tests/tensor/cpu/test_attention.cpp checks this against attention_naive
-// (tensor/cpu/attention.h), tests/tensor/ops/test_attention.cpp against the composed ops.
+// (tensor/cpu/attention.h), tests/ops/test_attention.cpp against the composed ops.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -122,7 +122,7 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
 }
 
 // dq, dk, dv: shaped like q, k, v, unit column stride; dout [*, Tq, hv] any strides; att = P.
-// The derivative of tensor/ops/attention.cpp (head comment, beside AttentionBackward):
+// The derivative of ops/attention.cpp (head comment, beside AttentionBackward):
 //   dv = Pᵀ dout;  dP = dout vᵀ;  dS = P ⊙ (dP - rowsum(dP ⊙ P))  (the softmax backward);
 //   dq = dS k · scale;  dk = dSᵀ q · scale.
 // Masked entries have P = 0, so their dS is 0 and they pass no gradient. Causal: the four

@@ -14,7 +14,7 @@ template <class T>
 void attention_naive(int64_t Tq, int64_t Tk, int64_t hs, int64_t hv, const T* q, const T* k,
                      const T* v, T scale, bool causal, T* out, T* att);
 
-// Its backward, the derivative of tensor/ops/attention.cpp's head comment: given att = P
+// Its backward, the derivative of ops/attention.cpp's head comment: given att = P
 // and dout [Tq, hv] -> dq [Tq, hs], dk [Tk, hs], dv [Tk, hv] (row-major, overwritten):
 //   dv = Pᵀ dout,  dP = dout vᵀ,  dS = P ⊙ (dP − rowsum(dP ⊙ P)),
 //   dq = scale · dS k,  dk = scale · dSᵀ q.

@@ -117,7 +117,7 @@ void CpuBackend::layer_norm(const KTensor& out, const KTensor& mean, const KTens
 
 // dout, x, dx: [N, C] contiguous; rstd: [N]; w, dw, db: [C] or absent. With
 // norm = (x - mean) · rstd and dnorm = dout · w (see LayerNormBackward in
-// tensor/ops/layer_norm.cpp for the derivation):
+// ops/layer_norm.cpp for the derivation):
 //   db = Σ_rows dout,  dw = Σ_rows dout · norm
 //   dx = rstd · (dnorm - mean(dnorm) - norm · mean(dnorm · norm))
 // Each row's mean is summed again in double and x - mean formed as in the forward

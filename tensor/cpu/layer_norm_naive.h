@@ -41,7 +41,7 @@ void layer_norm_naive(int64_t N, int64_t C, const T* x, const T* w, const T* b, 
 
 // dout, x, dx: [N, C] row-major; w, dw, db: [C] or null (dx, dw, db null: not wanted).
 // mean and rstd are recomputed from x. With norm = (x - mean) · rstd and dnorm = dout · w
-// (derived beside LayerNormBackward in tensor/ops/layer_norm.cpp):
+// (derived beside LayerNormBackward in ops/layer_norm.cpp):
 //   db = Σ_rows dout,  dw = Σ_rows dout · norm
 //   dx = rstd · (dnorm - mean(dnorm) - norm · mean(dnorm · norm))
 template <class T>

@@ -1,5 +1,5 @@
 // The decayed prefix sum on the CPU: out_t = in_t + r_t ⊙ out_{t−1} along one dim (see
-// tensor/backend.h; tensor/ops/decayed_cumsum.cpp holds the op and its derivative).
+// tensor/backend.h; ops/decayed_cumsum.cpp holds the op and its derivative).
 // Steps go in order along dim, and each step is one strided pass over a whole slice, so
 // that the innermost (usually contiguous) dim vectorizes; a line-by-line loop (scan.h's
 // naive reference) would stride through memory at every step.

@@ -1,6 +1,6 @@
 // softmax's and log_softmax's plain reference: the definition, one row after another,
 // everything in double. Slow and obviously right; the fused kernel of tensor/cpu/softmax.cpp
-// and the backward nodes of tensor/ops/softmax.cpp are tested against it
+// and the backward nodes of ops/softmax.cpp are tested against it
 // (tests/tensor/cpu/test_softmax.cpp).
 #pragma once
 

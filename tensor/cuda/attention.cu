@@ -188,7 +188,7 @@ void CudaBackend::attention(const KTensor& out, const KTensor& att, const KTenso
 }
 
 // dq, dk, dv: shaped like q, k, v, unit column stride; dout [*, Tq, hv] any strides; att = P.
-// The derivative of tensor/ops/attention.cpp (head comment, beside AttentionBackward), with
+// The derivative of ops/attention.cpp (head comment, beside AttentionBackward), with
 // the scale folded into dS:
 //   dv = Pᵀ dout;  dP = dout vᵀ;  dS = P ⊙ (dP - rowsum(dP ⊙ P)) · scale;  dq = dS k;  dk = dSᵀ q.
 // causal is not needed here: the masked entries' P = 0 gives their dS = 0, and cuBLAS forms

@@ -1,7 +1,7 @@
 // LayerNorm on the GPU, forward and backward (karpathy/llm.c's layernorm kernels, with
 // optional w, b). Row statistics are accumulated in double, as on the CPU (see
 // tensor/cpu/layer_norm.cpp). The backward's equations are derived beside LayerNormBackward
-// in tensor/ops/layer_norm.cpp.
+// in ops/layer_norm.cpp.
 #include <cuda_runtime.h>
 
 #include "tensor/cuda/cuda_backend.h"
@@ -45,7 +45,7 @@ __global__ void layer_norm_kernel(int64_t N, int64_t C, double eps, T* out, T* m
 }
 
 // dx for one row per block. With norm = (x - mean) rstd and dnorm = dout w (see
-// LayerNormBackward in tensor/ops/layer_norm.cpp):
+// LayerNormBackward in ops/layer_norm.cpp):
 //   dx = rstd (dnorm - mean(dnorm) - norm mean(dnorm norm))
 // dout, x, dx: [N, C]; rstd: [N]; w: [C] or null. Each row's mean is summed again from x;
 // mean_out [N] (or null) receives it, for layer_norm_dwdb_partial.

@@ -1,6 +1,6 @@
 // A bool tensor for gdb to print through attic's pretty-printers (debug/gdb/attic_printers.py):
 // tests/CMakeLists.txt breaks in attic_test_show_mask() and prints m, a transposed view of a mask.
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 // m [3, 2] bool. gdb stops here; noinline keeps the function (and its argument) there to stop in.
 [[gnu::noinline]] int attic_test_show_mask(const attic::Tensor& m) { return int(m.numel()); }

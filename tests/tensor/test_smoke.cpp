@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

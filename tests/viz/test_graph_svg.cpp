@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 #include "viz/graph_svg.h"
 
 using namespace attic;

@@ -1,7 +1,7 @@
 // Chapter 1: elementwise arithmetic with broadcasting, reductions and matmul.
 #include <iostream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -1,7 +1,7 @@
 // Chapter 1: contiguous() and clone(), the two ways to get a tensor's own copy of the data.
 #include <iostream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -3,7 +3,7 @@
 #include <functional>
 #include <iostream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -2,7 +2,7 @@
 // and its row sums computed two ways.
 #include <iostream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

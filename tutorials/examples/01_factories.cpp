@@ -1,7 +1,7 @@
 // Chapter 1: the factories that make new tensors, and how tensors print.
 #include <iostream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -1,7 +1,7 @@
 // Chapter 1: a tensor is a view (shape, strides, offset) into a block of memory (Storage).
 #include <iostream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

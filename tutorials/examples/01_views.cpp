@@ -1,7 +1,7 @@
 // Chapter 1: views. Each one is a new shape, strides and offset over the same storage.
 #include <iostream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

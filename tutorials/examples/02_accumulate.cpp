@@ -3,7 +3,7 @@
 //   y = 3 x^2 at x = 2:  dy/dx = 6x = 12
 #include <iostream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -6,7 +6,7 @@
 //   dy/dc = dy/du * 1 = 14
 #include <iostream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

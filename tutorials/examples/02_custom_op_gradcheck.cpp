@@ -12,7 +12,7 @@
 #include "autograd/gradcheck.h"
 #include "autograd/grad_mode.h"
 #include "autograd/node.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "autograd/gradcheck.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "autograd/node.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

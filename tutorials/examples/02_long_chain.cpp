@@ -3,7 +3,7 @@
 //   y = x (1 + 1/n)^n with n = 100,000:  dy/dx = (1 + 1/n)^n, close to e = 2.71828...
 #include <iostream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "autograd/grad_mode.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "data/data.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

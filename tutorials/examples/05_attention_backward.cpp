@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "autograd/gradcheck.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

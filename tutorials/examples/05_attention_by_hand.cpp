@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -11,7 +11,7 @@
 #include "autograd/node.h"
 #include "tensor/cpu/cpu_backend.h"
 #include "tensor/threads.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -4,7 +4,7 @@
 //   d loss / d a = w @ bᵀ,   d loss / d b = aᵀ @ w
 #include <iostream>
 
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

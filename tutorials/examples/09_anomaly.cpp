@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "autograd/anomaly_mode.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

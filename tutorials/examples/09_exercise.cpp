@@ -6,7 +6,7 @@
 
 #include "autograd/anomaly_mode.h"
 #include "autograd/graph.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

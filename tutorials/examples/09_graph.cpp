@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "viz/graph_svg.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

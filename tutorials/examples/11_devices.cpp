@@ -5,7 +5,7 @@
 
 #include "nn/linear.h"
 #include "tensor/backend.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 

@@ -1,5 +1,5 @@
 // The fused softmax / log_softmax kernel (tensor/cpu/softmax.cpp) and the ops' backward
-// (tensor/ops/softmax.cpp) against their plain reference (tensor/cpu/softmax_naive.h).
+// (ops/softmax.cpp) against their plain reference (tensor/cpu/softmax_naive.h).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "tensor/backend.h"
 #include "tensor/cpu/softmax_naive.h"
 #include "tensor/cpu/thread_pool.h"
-#include "tensor/ops.h"
+#include "ops/ops.h"
 
 using namespace attic;
 using attic::testing::normal_values;
