@@ -89,8 +89,8 @@ class Backend {
   // softmax (or log_softmax) along the last dim.
   virtual void softmax(const KTensor& out, const KTensor& in, bool log) = 0;
   // LayerNorm over the last dim of x [N, C] (contiguous): out = (x - mean) * rstd * w + b,
-  // rstd = 1 / sqrt(var + eps). Writes mean [N] and rstd [N] for the backward. w and b may
-  // have data == nullptr (no affine weight / no bias).
+  // rstd = 1 / sqrt(var + eps). Also writes each row's mean [N] and rstd [N] (the backward
+  // reads rstd). w and b may have data == nullptr (no affine weight / no bias).
   virtual void layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd,
                           const KTensor& x, const KTensor& w, const KTensor& b, double eps) = 0;
   // Its backward (derived beside LayerNormBackward in ops/layer_norm.cpp), from the

@@ -137,7 +137,7 @@ SecondOrder second_order(F f, const Tensor& x, const Tensor& w, const Tensor& b,
   for (const Tensor* t : {&x, &w, &b}) t->set_grad(Tensor());
   (sum(gx * q) + sum(gw * qw)).backward();
   SecondOrder out{x.grad(), w.grad()};
-  for (const Tensor* t : {&x, &w, &b}) t->set_grad(Tensor());  // frees gx's and gw's graphs
+  for (const Tensor* t : {&x, &w, &b}) t->set_grad(Tensor());  // clean for the next call
   return out;
 }
 
