@@ -97,7 +97,7 @@ TEST_CASE("MultiHeadAttention: causal without a mask is the fused kernel, with o
   const Tensor fused = mha(x, x, x, Tensor(), true);
   const Tensor w_fused = mha.last_weights;
   // an all-ones keep mask drops nothing, but sends the call down the composed path
-  const Tensor composed = mha(x, x, x, ones({2, 5}), true);
+  const Tensor composed = mha(x, x, x, ones({2, 5}, kBool), true);
   CHECK(max_abs_diff(fused, composed) < 1e-6);
   CHECK(max_abs_diff(w_fused, mha.last_weights) < 1e-6);
   CHECK(values(w_fused.select(2, 0).narrow(2, 1, 4)) == std::vector<double>(2 * 2 * 4, 0.0));

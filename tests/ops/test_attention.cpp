@@ -182,7 +182,7 @@ std::vector<std::vector<double>> double_backward(const Fn& f, const Inputs& xs_i
 Tensor reference(const Tensor& q, const Tensor& k, const Tensor& v, bool causal, double scale) {
   Tensor s = matmul(q, k.transpose(-2, -1)) * scale;
   if (causal) {
-    const Tensor future = triu(ones({q.size(-2), k.size(-2)}, q.dtype()), 1);
+    const Tensor future = triu(ones({q.size(-2), k.size(-2)}, kBool), 1);
     s = masked_fill(s, future, -std::numeric_limits<double>::infinity());
   }
   const Tensor e = exp(s - max(s.detach(), -1, true).values);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/gpt.h"
-#include "tensor/threads.h"
+#include "tensor/cpu/thread_pool.h"
 
 using namespace attic;
 
