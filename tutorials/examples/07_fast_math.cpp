@@ -26,7 +26,7 @@ int main() {
     worst_erf = std::max(worst_erf, std::fabs(erf_f32(x) - std::erf(double(x))));
   std::printf("exp_f32: worst relative error below 1 ulp (1.19e-7): %s\n",
               worst_exp < 1.19e-7 ? "yes" : "no");
-  std::printf("erf_f32: worst absolute error below 4e-7: %s\n", worst_erf < 4e-7 ? "yes" : "no");
+  std::printf("erf_f32: worst absolute error below 5e-7: %s\n", worst_erf < 5e-7 ? "yes" : "no");
 
   // What softmax and a causal mask need at the edges: e^-inf is exactly 0.
   const float inf = std::numeric_limits<float>::infinity();
