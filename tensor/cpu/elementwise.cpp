@@ -2,6 +2,7 @@
 // Each runs a flat loop when every operand is contiguous, else the strided row loop.
 // A large flat loop is split over the thread pool; each element is computed alone, so the
 // result does not depend on the split.
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -195,11 +196,21 @@ void binary_bool(BinaryOp op, const KTensor& out, const KTensor& a, const KTenso
 
 }  // namespace
 
+// out[i] = value. It writes without reading: out is often fresh memory, and an
+// uninitialized byte read as a bool is undefined behaviour (UBSan reports it).
 void CpuBackend::fill(const KTensor& out, double value) {
   dispatch_dtype(out.dtype, [&](auto z) {
     using T = decltype(z);
     const T v = T(value);
-    map1<T, T>(out, out, [v](T) { return v; });
+    T* o = out.ptr<T>();
+    if (all_contiguous({&out})) {
+      flat_loop(out.numel(), [&](int64_t begin, int64_t end) { std::fill(o + begin, o + end, v); });
+      return;
+    }
+    strided_rows<1>(out.shape, {&out.strides}, [&](auto off, int64_t n, auto st) {
+      T* po = o + off[0];
+      for (int64_t i = 0; i < n; ++i) po[i * st[0]] = v;
+    });
   });
 }
 
