@@ -3,12 +3,16 @@
 //   attic bench gemm [--threads=N] [--json]
 //       GFLOP/s of the packed GEMM and of the naive loop, and % of peak, at square sizes and
 //       at the laptop recipe's shapes in the forward and the transposed backward layouts.
-//   attic bench train --preset=cpu|gpu-size [--device=cpu|cuda] [--threads=N] [--iters=100]
-//                     [--json]
-//       ms per training step (forward, backward, clipping, AdamW) of the GPT recipe.
+//   attic bench train --preset=cpu|gpu-size [--attention=softmax] [--device=cpu|cuda]
+//                     [--threads=N] [--iters=100] [--json]
+//       ms per training step (forward, backward, clipping, AdamW) of the GPT recipe, and the
+//       peak memory attic's allocator held (tensor/memory.h).
 //   attic bench attention [--max_n=4096] [--softmax_max_n=8192] [--threads=N] [--json]
 //       time and peak memory of softmax vs linear self-attention, forward and backward,
 //       for n = 256, 512, …, max_n, and the growth t(2n)/t(n) (cli/bench_attention.cpp).
+//   attic bench sample [--new_tokens=1000] [--block_size=64] [--threads=N] [--json]
+//       tokens/s of GPT generation with and without the attentions' step states, for every
+//       registered attention (cli/bench_sample.cpp).
 //
 // Each GEMM figure is the best of several runs, so a busy machine shows its quietest
 // moment; a training figure is the median step after a warm-up.
@@ -22,6 +26,7 @@
 #include <ctime>
 
 #include "cli/bench_attention.h"
+#include "cli/bench_sample.h"
 #include "cli/bench_timer.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
@@ -31,6 +36,7 @@
 #include "optim/optim.h"
 #include "tensor/cpu/gemm.h"
 #include "tensor/cpu/thread_pool.h"  // cpu::parallel_for: the naive GEMM is timed on the pool too
+#include "tensor/memory.h"
 
 namespace attic::cli {
 
@@ -111,9 +117,10 @@ int bench_gemm(int64_t threads_opt, double peak_per_core, bool json) {
   return 0;
 }
 
-int bench_train(const std::string& preset, Device device, int64_t threads, int64_t iters,
-                int64_t warmup, bool json) {
+int bench_train(const std::string& preset, const std::string& attention, Device device,
+                int64_t threads, int64_t iters, int64_t warmup, bool json) {
   models::GPTConfig cfg;
+  cfg.attention = attention;
   int64_t B = 0;
   cfg.vocab_size = 65;
   cfg.bias = false;
@@ -128,6 +135,10 @@ int bench_train(const std::string& preset, Device device, int64_t threads, int64
   if (threads > 0) set_num_threads(int(threads));
   manual_seed(1337);
   const TextDataset data = TextDataset::from_file(default_dataset_path());
+  // Peak memory: the most bytes held at once beyond what was held before the model existed
+  // (weights, gradients, AdamW's moments, activations and kernels' scratch).
+  const size_t held_before = memory_stats(device).in_use;
+  reset_peak_memory(device);
   models::GPT model(cfg);
   model.to(device);
   optim::AdamW opt = model.configure_optimizers(0.1, 1e-3, {0.9, 0.99});
@@ -175,49 +186,62 @@ int bench_train(const std::string& preset, Device device, int64_t threads, int64
   };
   const double step = median(ms);
   const double tokens_per_s = double(B * cfg.block_size) / (step / 1000.0);
+  const size_t peak = memory_stats(device).peak - held_before;
   if (json)
-    std::printf("{\"bench\": \"train\", \"preset\": \"%s\", \"device\": \"%s\", \"threads\": %d, "
+    std::printf("{\"bench\": \"train\", \"preset\": \"%s\", \"attention\": \"%s\", "
+                "\"device\": \"%s\", \"threads\": %d, "
                 "\"iters\": %lld, \"ms_per_iter\": %.2f, \"tokens_per_s\": %.0f, \"forward_ms\": %.2f, "
-                "\"backward_ms\": %.2f, \"optimizer_ms\": %.2f, \"cpu_ms_per_iter\": %.2f}\n",
-                preset.c_str(), device_name(device), num_threads(), (long long)iters, step,
-                tokens_per_s, median(fwd), median(bwd), median(opt_ms), median(cpu));
+                "\"backward_ms\": %.2f, \"optimizer_ms\": %.2f, \"cpu_ms_per_iter\": %.2f, "
+                "\"peak_memory_bytes\": %zu}\n",
+                preset.c_str(), attention.c_str(), device_name(device), num_threads(),
+                (long long)iters, step, tokens_per_s, median(fwd), median(bwd), median(opt_ms),
+                median(cpu), peak);
   else
-    std::printf("train %s on %s: %d threads, %lld iterations: %.2f ms/iter (median), %.0f tokens/s\n"
+    std::printf("train %s (%s attention) on %s: %d threads, %lld iterations: %.2f ms/iter "
+                "(median), %.0f tokens/s\n"
                 "  forward %.2f ms, backward %.2f ms, clip + AdamW + zero_grad %.2f ms; "
-                "CPU time %.2f ms/iter (medians)\n",
-                preset.c_str(), device_name(device), num_threads(), (long long)iters, step,
-                tokens_per_s, median(fwd), median(bwd), median(opt_ms), median(cpu));
+                "CPU time %.2f ms/iter (medians)\n"
+                "  peak memory: %s (%s)\n",
+                preset.c_str(), attention.c_str(), device_name(device), num_threads(),
+                (long long)iters, step, tokens_per_s, median(fwd), median(bwd), median(opt_ms),
+                median(cpu), format_mib(peak).c_str(), device_name(device));
   return 0;
 }
 
 }  // namespace
 
 int bench(const std::vector<std::string>& args) {
-  ATTIC_CHECK(!args.empty() && (args[0] == "gemm" || args[0] == "train" || args[0] == "attention"),
-              "bench: expected 'attic bench gemm', 'attic bench train' or 'attic bench attention', got '",
+  ATTIC_CHECK(!args.empty() && (args[0] == "gemm" || args[0] == "train" || args[0] == "attention" ||
+                                 args[0] == "sample"),
+              "bench: expected 'attic bench gemm', 'train', 'attention' or 'sample', got '",
               args.empty() ? std::string() : args[0], "'");
-  std::string preset = "cpu", device = "cpu";
+  std::string preset = "cpu", device = "cpu", attention = "softmax";
   int64_t threads = 0, iters = 100, warmup = 5;
   double peak = 230.0;
   bool json = false;
   int64_t max_n = 4096, softmax_max_n = 8192;
+  int64_t new_tokens = 1000, block_size = 64;
   Options opts;
   opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train");
   opts.bind("json", json, "one JSON object per line");
   opts.bind("preset", preset, "train: cpu or gpu-size");
   opts.bind("device", device, "train: cpu or cuda");
+  opts.bind("attention", attention, "train: the GPT's attention (nn/attention/registry.h)");
   opts.bind("iters", iters, "train: timed steps");
   opts.bind("warmup", warmup, "train: untimed steps first");
   opts.bind("peak_gflops_per_core", peak, "gemm: the peak that % of peak refers to");
   opts.bind("max_n", max_n, "attention: the longest sequence (from 256, doubling)");
   opts.bind("softmax_max_n", softmax_max_n, "attention: softmax only up to this n (its n x n memory)");
+  opts.bind("new_tokens", new_tokens, "sample: tokens to generate");
+  opts.bind("block_size", block_size, "sample: the GPT's context (64: the laptop recipe)");
   std::ostringstream quiet;
   if (!parse_command_line(opts, {args.begin() + 1, args.end()},
-                          "usage: attic bench gemm|train|attention [--key=value ...]", quiet))
+                          "usage: attic bench gemm|train|attention|sample [--key=value ...]", quiet))
     return 0;
   if (args[0] == "gemm") return bench_gemm(threads, peak, json);
   if (args[0] == "attention") return bench_attention(max_n, softmax_max_n, threads, json);
-  return bench_train(preset, device_from_flag(device), threads, iters, warmup, json);
+  if (args[0] == "sample") return bench_sample(new_tokens, block_size, threads, json);
+  return bench_train(preset, attention, device_from_flag(device), threads, iters, warmup, json);
 }
 
 }  // namespace attic::cli

@@ -40,6 +40,9 @@ static CheckpointInfo parse_info(const std::map<std::string, std::string>& m, co
   ATTIC_CHECK(m.count("format") && m.at("format") == "attic-gpt-1", "checkpoint '", path,
               "' was not written by attic train (no format attic-gpt-1 in its metadata)");
   info.config = field(m, "config", path);
+  // A checkpoint from before the attention socket has nanoGPT's softmax attention.
+  info.attention = m.count("attention") ? m.at("attention") : "softmax";
+  info.attention_options = m.count("attention_options") ? m.at("attention_options") : "";
   info.vocabulary = field(m, "vocabulary", path);
   info.iter_num = to_int(field(m, "iter_num", path), "iter_num");
   info.best_val_loss = std::strtod(field(m, "best_val_loss", path).c_str(), nullptr);
@@ -57,6 +60,8 @@ void save_checkpoint(const std::string& out_dir, const nn::Module& model,
   const std::map<std::string, std::string> meta = {
       {"format", "attic-gpt-1"},
       {"config", info.config},
+      {"attention", info.attention},
+      {"attention_options", info.attention_options},
       {"vocabulary", info.vocabulary},
       {"iter_num", std::to_string(info.iter_num)},
       {"best_val_loss", exact(info.best_val_loss)},
@@ -74,8 +79,17 @@ CheckpointInfo read_checkpoint_info(const std::string& out_dir) {
   return parse_info(nn::load_safetensors(path).metadata, path);
 }
 
-CheckpointInfo load_model(const std::string& out_dir, nn::Module& model) {
+CheckpointInfo load_model(const std::string& out_dir, nn::Module& model,
+                          const std::string& attention, const std::string& attention_options) {
   const std::string path = model_path(out_dir);
+  const CheckpointInfo info = read_checkpoint_info(out_dir);
+  auto described = [](const std::string& name, const std::string& options) {
+    return options.empty() ? name : name + " (" + options + ")";
+  };
+  ATTIC_CHECK(info.attention == attention && info.attention_options == attention_options,
+              "checkpoint '", path, "' was trained with attention ",
+              described(info.attention, info.attention_options), ", but the model was built with ",
+              described(attention, attention_options));
   return parse_info(nn::load(model, path), path);
 }
 

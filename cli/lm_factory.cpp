@@ -1,5 +1,7 @@
 #include "cli/lm_factory.h"
 
+#include <type_traits>
+
 #include "models/gpt.h"
 #include "models/transformer/pooled_lm.h"
 
@@ -14,8 +16,11 @@ class Adapter : public TrainableLM {
   explicit Adapter(const Config& c) : model(c) {}
   nn::Module& module() override { return model; }
   Tensor generate(const Tensor& idx, int64_t n, double temperature, int64_t top_k,
-                  Generator* gen) override {
-    return model.generate(idx, n, temperature, top_k, gen);
+                  Generator* gen, bool use_cache) override {
+    if constexpr (std::is_same_v<Model, models::GPT>)
+      return model.generate(idx, n, temperature, top_k, gen, use_cache);
+    else  // the pooled LM attends across its window both ways: no state to carry
+      return model.generate(idx, n, temperature, top_k, gen);
   }
   optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
                                     std::pair<double, double> betas) override {
@@ -52,7 +57,7 @@ std::unique_ptr<TrainableLM> make_lm(const TrainConfig& cfg, int64_t vocab_size)
     c.n_head = cfg.n_head;
     c.n_embd = cfg.n_embd;
     c.dropout = cfg.dropout;
-    c.attention = nn::parse_attention_kind(cfg.attention);
+    c.attention = cfg.attention;
     return std::make_unique<PooledLMAdapter>(c);
   }
   return std::make_unique<GptLM>(cfg.model_config(vocab_size));

@@ -1,7 +1,7 @@
 // The language models `attic train`, `sample` and `eval` can drive, chosen by the model
 // key: gpt (karpathy/nanoGPT's GPT, the default) or pooled_lm (the window LM with attention
-// pooling of tonyduan/transformer-blocks, src/models.py; its attention key picks softmax,
-// linear_elu or linear_exp). The loop sees only this interface, so train.cpp stays one
+// pooling of tonyduan/transformer-blocks, src/models.py). The attention key picks either
+// one's attention from nn/attention/registry.h. The loop sees only this interface, so train.cpp stays one
 // loop for every model.
 #pragma once
 
@@ -21,9 +21,10 @@ class TrainableLM {
   // x, y [B, T] from TextDataset::get_batch (y is x shifted by one) -> 0-d mean loss.
   // GPT predicts every position; the pooled LM predicts y's last column from x.
   virtual Tensor loss(const Tensor& x, const Tensor& y) = 0;
-  // idx [B, T0] -> [B, T0 + max_new_tokens]
+  // idx [B, T0] -> [B, T0 + max_new_tokens]. use_cache: through the attentions' step
+  // states where the model has them (GPT); the tokens are the same either way.
   virtual Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature,
-                          int64_t top_k, Generator* gen) = 0;
+                          int64_t top_k, Generator* gen, bool use_cache) = 0;
   // The parameter count `attic train` prints (GPT: nanoGPT's, without wpe).
   virtual int64_t reported_params() const = 0;
   // The model's configure_optimizers: nanoGPT's two AdamW groups.

@@ -16,6 +16,7 @@ int sample(const std::vector<std::string>& args) {
   std::string out_dir = "out", start = "\n", device = "cpu";
   int64_t num_samples = 10, max_new_tokens = 500, top_k = 200, seed = 1337, threads = 0;
   double temperature = 0.8;
+  bool use_cache = true;
   Options opts;
   opts.bind("out_dir", out_dir, "the checkpoint's folder");
   opts.bind("start", start, "prompt text, or FILE:path to read it from a file");
@@ -24,6 +25,8 @@ int sample(const std::vector<std::string>& args) {
   opts.bind("temperature", temperature, "< 1 sharper, > 1 more random, 0 greedy");
   opts.bind("top_k", top_k, "keep only the k most likely tokens (0: all)");
   opts.bind("seed", seed);
+  opts.bind("use_cache", use_cache, "feed each new token alone through the attentions' caches "
+            "(the same tokens, faster)");
   opts.bind("device", device, "cpu or cuda");
   opts.bind("threads", threads, "CPU threads (0: all)");
   std::ostringstream quiet;  // sample prints only the samples on stdout
@@ -46,7 +49,7 @@ int sample(const std::vector<std::string>& args) {
   const Tensor prompt = from_vector(ids, {1, int64_t(ids.size())});
   Generator gen{static_cast<uint64_t>(seed)};
   for (int64_t s = 0; s < num_samples; ++s) {
-    const Tensor out = r.model->generate(prompt, max_new_tokens, temperature, top_k, &gen);
+    const Tensor out = r.model->generate(prompt, max_new_tokens, temperature, top_k, &gen, use_cache);
     std::cout << r.tokenizer->decode(out.to_vector<int64_t>()) << "\n---------------\n";
     std::cout.flush();
   }

@@ -10,6 +10,7 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "models/transformer/copy_task.h"
+#include "nn/attention/registry.h"
 #include "tensor/threads.h"
 
 namespace attic::cli {
@@ -39,7 +40,7 @@ int seq2seq(const std::vector<std::string>& args) {
   ATTIC_CHECK(task == "copy" || task == "reverse", "task must be copy or reverse, got '", task, "'");
   ATTIC_CHECK(threads >= 0 && seed >= 0, "threads and seed must be >= 0");
   o.reverse = task == "reverse";
-  o.model.attention = nn::parse_attention_kind(attention);
+  o.model.attention = nn::find_attention(attention).name;
   o.seed = uint64_t(seed);
   if (threads > 0) set_num_threads(int(threads));
   manual_seed(uint64_t(seed));

@@ -1,151 +1,14 @@
-// attic train: nanoGPT's train.py loop.
-//
-// Per iteration: set the learning rate from the schedule; every eval_interval iterations
-// estimate train and val loss (and checkpoint if val improved); then gradient accumulation
-// over micro-batches, gradient clipping, one AdamW step.
-#include <unistd.h>
-
-#include <chrono>
-#include <cmath>
-#include <cstdio>
-#include <filesystem>
+// attic train: nanoGPT's train.py, the command. The loop is cli/train_run.cpp.
 #include <iostream>
-#include <limits>
+#include <string>
+#include <vector>
 
-#include "autograd/anomaly_mode.h"
 #include "cli/checkpoint.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
-#include "cli/device.h"
-#include "cli/estimate_loss.h"
-#include "cli/lm_factory.h"
-#include "cli/train_config.h"
-#include "data/text_dataset.h"
-#include "optim/optim.h"
-#include "tensor/threads.h"
-#include "util/atomic_file.h"
-#include "viz/line_plot.h"
+#include "cli/train_run.h"
 
 namespace attic::cli {
-
-namespace {
-
-using Clock = std::chrono::steady_clock;
-using Curve = std::vector<std::pair<double, double>>;
-
-// What the loop carries from one iteration to the next (train.py's globals).
-struct State {
-  int64_t iter = 0;                                           // iter_num
-  double best_val = std::numeric_limits<double>::infinity();  // best_val_loss
-  Curve train_curve, eval_train, eval_val;                    // the lines of loss.svg
-  double ms_avg = 0;  // milliseconds per iteration, a moving average for the live line
-};
-
-// The text to train on, with its size, vocabulary and split printed.
-TextDataset load_dataset(const TrainConfig& cfg) {
-  const std::string path = cfg.dataset_path();
-  TextDataset data = TextDataset::from_file(path);
-  std::cout << "dataset " << path << ": " << data.tokens().numel() << " characters, vocab "
-            << data.vocab_size() << ", train " << data.size(Split::Train) << ", val "
-            << data.size(Split::Val) << "\n";
-  return data;
-}
-
-// init_from = resume: the weights, AdamW's state, the iteration, the best val loss and the
-// training generator as the checkpoint left them, so that the run goes on as an
-// uninterrupted one would have.
-void resume(const TrainConfig& cfg, const CheckpointInfo& ckpt, const TextDataset& data,
-            nn::Module& model, optim::Optimizer& opt, State& s) {
-  ATTIC_CHECK(ckpt.vocabulary == data.tokenizer().vocabulary(), "resume: the checkpoint in ",
-              cfg.out_dir, " was trained on a different vocabulary than ",
-              cfg.dataset_path());
-  load_model(cfg.out_dir, model);
-  load_optimizer(cfg.out_dir, opt, ckpt.iter_num);
-  default_generator().set_state(ckpt.rng);
-  s.iter = ckpt.iter_num;
-  s.best_val = ckpt.best_val_loss;
-  std::cout << "resuming from " << model_path(cfg.out_dir) << " at iteration " << s.iter << "\n";
-}
-
-// nanoGPT's get_lr: linear warmup, then cosine decay to min_lr.
-double get_lr(const TrainConfig& cfg, int64_t iter) {
-  if (!cfg.decay_lr) return cfg.learning_rate;
-  return optim::cosine_with_warmup(iter, cfg.learning_rate, cfg.min_lr, cfg.warmup_iters,
-                                   cfg.lr_decay_iters);
-}
-
-// Every eval_interval iterations: estimate_loss, log it, redraw loss.svg, and checkpoint
-// when the val loss is the best so far (or always_save_checkpoint), never at step 0.
-void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const TextDataset& data,
-                             TrainableLM& lm, optim::Optimizer& opt, Device device, State& s) {
-  const Losses losses = estimate_loss(lm, data, cfg, s.iter, device);
-  std::printf("step %lld: train loss %.4f, val loss %.4f\n", (long long)s.iter, losses.train,
-              losses.val);
-  std::fflush(stdout);
-  s.eval_train.emplace_back(double(s.iter), losses.train);
-  s.eval_val.emplace_back(double(s.iter), losses.val);
-  util::write_file_atomic(cfg.out_dir + "/loss.svg",
-      viz::line_plot_svg({{"train (per iteration)", "#c7d7ea", s.train_curve},
-                          {"train (eval)", "#1f77b4", s.eval_train},
-                          {"val (eval)", "#d62728", s.eval_val}},
-                         "attic train: " + cfg.out_dir, "iteration", "loss"));
-  if (losses.val < s.best_val || cfg.always_save_checkpoint) {
-    s.best_val = std::min(s.best_val, losses.val);
-    if (s.iter > 0) {
-      save_checkpoint(cfg.out_dir, lm.module(), opt,
-                      {opts.dump(), data.tokenizer().vocabulary(), s.iter, s.best_val,
-                       default_generator().state()});
-      std::cout << "saving checkpoint to " << cfg.out_dir << "\n";
-    }
-  }
-}
-
-// One optimizer step over gradient_accumulation_steps micro-batches; returns their mean loss.
-double train_step(const TrainConfig& cfg, const TextDataset& data, TrainableLM& lm,
-                  optim::Optimizer& opt, Device device) {
-  double loss_sum = 0;
-  for (int64_t micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
-    Batch b = data.get_batch(Split::Train, cfg.batch_size, cfg.block_size, default_generator());
-    Tensor loss = lm.loss(b.x.to(device), b.y.to(device));
-    loss_sum += loss.item<double>();
-    // Each micro-batch's mean loss is scaled so the summed gradients are the mean's.
-    (loss / double(cfg.gradient_accumulation_steps)).backward();
-  }
-  if (cfg.grad_clip > 0) optim::clip_grad_norm_(lm.module().parameters(), cfg.grad_clip);
-  opt.step();
-  opt.zero_grad();
-  return loss_sum / double(cfg.gradient_accumulation_steps);
-}
-
-std::string fmt_eta(double seconds) {
-  const int64_t s = int64_t(seconds);
-  char buf[32];
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%lldh%02lldm", (long long)(s / 3600), (long long)(s % 3600 / 60));
-  else std::snprintf(buf, sizeof buf, "%lldm%02llds", (long long)(s / 60), (long long)(s % 60));
-  return buf;
-}
-
-// The "iter N: loss, time" line every log_interval iterations (nanoGPT's), and on a
-// terminal a live line on stderr: ms per iteration, tokens per second, time left.
-void log_progress(const TrainConfig& cfg, double loss, double ms, bool live, State& s) {
-  s.train_curve.emplace_back(double(s.iter), loss);
-  s.ms_avg = s.ms_avg == 0 ? ms : 0.9 * s.ms_avg + 0.1 * ms;
-  if (s.iter % cfg.log_interval == 0) {
-    if (live) std::cerr << "\r\033[K" << std::flush;
-    std::printf("iter %lld: loss %.4f, time %.2f ms\n", (long long)s.iter, loss, ms);
-    std::fflush(stdout);
-  }
-  if (live) {
-    const int64_t tokens_per_iter = cfg.gradient_accumulation_steps * cfg.batch_size * cfg.block_size;
-    std::fprintf(stderr, "\r\033[Kiter %lld/%lld | loss %.4f | %.1f ms/iter | %.0f tok/s | ETA %s",
-                 (long long)s.iter, (long long)cfg.max_iters, loss, s.ms_avg,
-                 double(tokens_per_iter) / (s.ms_avg / 1000.0),
-                 fmt_eta(double(cfg.max_iters - s.iter) * s.ms_avg / 1000.0).c_str());
-    std::fflush(stderr);
-  }
-}
-
-}  // namespace
 
 int train(const std::vector<std::string>& args) {
   TrainConfig cfg;
@@ -154,47 +17,12 @@ int train(const std::vector<std::string>& args) {
   if (!parse_command_line(opts, args, "usage: attic train [config files] [--key=value ...]",
                           std::cout, /*config_files=*/true))
     return 0;
-  CheckpointInfo ckpt;
   if (cfg.init_from == "resume") {
-    ckpt = read_checkpoint_info(cfg.out_dir);
-    cfg = TrainConfig::from_checkpoint(ckpt, cfg.out_dir, opts);  // opts stays bound to cfg
+    // opts stays bound to cfg
+    cfg = TrainConfig::from_checkpoint(read_checkpoint_info(cfg.out_dir), cfg.out_dir, opts);
   }
   cfg.validate();
-  // The first NaN/Inf throws attic::Error, which main prints as one line and exits 2.
-  autograd::DetectAnomalyGuard anomaly(cfg.detect_anomaly);
-  if (cfg.threads > 0) set_num_threads(int(cfg.threads));
-  const Device device = device_from_flag(cfg.device);
-  const TextDataset data = load_dataset(cfg);
-
-  manual_seed(uint64_t(cfg.seed));
-  std::unique_ptr<TrainableLM> lm = make_lm(cfg, data.vocab_size());
-  lm->module().to(device);
-  optim::AdamW opt = lm->configure_optimizers(cfg.weight_decay, cfg.learning_rate,
-                                              {cfg.beta1, cfg.beta2});
-  State s;
-  if (cfg.init_from == "resume") resume(cfg, ckpt, data, lm->module(), opt, s);
-  std::printf("number of parameters: %.2fM\n", double(lm->reported_params()) / 1e6);
-
-  std::filesystem::create_directories(cfg.out_dir);
-  const bool live = isatty(STDERR_FILENO);
-  const auto start = Clock::now();
-  for (;; ++s.iter) {
-    optim::set_lr(opt, get_lr(cfg, s.iter));
-    if (s.iter % cfg.eval_interval == 0) {
-      if (live) std::cerr << "\r\033[K" << std::flush;
-      evaluate_and_checkpoint(cfg, opts, data, *lm, opt, device, s);
-    }
-    if (s.iter == 0 && cfg.eval_only) break;
-    const auto t0 = Clock::now();
-    const double loss = train_step(cfg, data, *lm, opt, device);
-    log_progress(cfg, loss, std::chrono::duration<double, std::milli>(Clock::now() - t0).count(),
-                 live, s);
-    if (s.iter >= cfg.max_iters) break;
-  }
-  if (live) std::cerr << "\r\033[K" << std::flush;
-  const double secs = std::chrono::duration<double>(Clock::now() - start).count();
-  std::printf("done: %lld iterations in %.1f s, best val loss %.4f\n", (long long)s.iter, secs,
-              s.best_val);
+  train_run(cfg, opts);
   return 0;
 }
 

@@ -1,7 +1,7 @@
 #include "cli/train_config.h"
 
 #include "data/text_dataset.h"
-#include "nn/attention/attention.h"
+#include "nn/attention/registry.h"
 #include "tensor/error.h"
 
 namespace attic::cli {
@@ -19,7 +19,9 @@ void TrainConfig::bind(Options& o) {
   o.bind("batch_size", batch_size, "B");
   o.bind("block_size", block_size, "T, the context length", KeyKind::Model);
   o.bind("model", model, "gpt or pooled_lm (block_size is then the window L)", KeyKind::Model);
-  o.bind("attention", attention, "pooled_lm: " + nn::attention_kind_names(), KeyKind::Model);
+  o.bind("attention", attention, "every block's attention: " + nn::attention_names(), KeyKind::Model);
+  o.bind("attention_options", attention_options,
+         "the attention's own options, \"key=value,...\" (none for softmax and linear)", KeyKind::Model);
   o.bind("n_layer", n_layer, "", KeyKind::Model);
   o.bind("n_head", n_head, "", KeyKind::Model);
   o.bind("n_embd", n_embd, "C", KeyKind::Model);
@@ -46,9 +48,9 @@ void TrainConfig::validate() const {
   ATTIC_CHECK(init_from == "scratch" || init_from == "resume",
               "init_from must be scratch or resume, got '", init_from, "'");
   ATTIC_CHECK(model == "gpt" || model == "pooled_lm", "model must be gpt or pooled_lm, got '", model, "'");
-  nn::parse_attention_kind(attention);  // throws for a name it does not know
-  ATTIC_CHECK(model == "pooled_lm" || attention == "softmax",
-              "attention=", attention, " needs model=pooled_lm (the GPT has softmax attention only)");
+  (void)nn::find_attention(attention);  // throws for a name it does not know, listing the known ones
+  ATTIC_CHECK(model == "gpt" || attention_options.empty(), "attention_options: the ", model,
+              " model's attentions take no options, got '", attention_options, "'");
   ATTIC_CHECK(device == "cpu" || device == "cuda", "device must be cpu or cuda, got '", device, "'");
   ATTIC_CHECK(eval_interval > 0 && log_interval > 0 && eval_iters > 0,
               "eval_interval, log_interval and eval_iters must be positive");
@@ -89,6 +91,8 @@ models::GPTConfig TrainConfig::model_config(int64_t vocab_size) const {
   c.n_embd = n_embd;
   c.dropout = dropout;
   c.bias = bias;
+  c.attention = attention;
+  c.attention_options = attention_options;
   c.validate();
   return c;
 }

@@ -1,16 +1,23 @@
 #include "models/gpt/block.h"
 
+#include "nn/attention/registry.h"
+
 namespace attic::models {
 
-Block::Block(const GPTConfig& cfg) {
+Block::Block(const GPTConfig& cfg, int64_t layer) {
   ln_1 = register_module("ln_1", std::make_shared<nn::LayerNorm>(cfg.n_embd, cfg.bias));
-  attn = register_module("attn", std::make_shared<CausalSelfAttention>(cfg));
+  attn = register_module("attn", nn::make_causal_mixer(cfg.attention, mixer_options(cfg, layer)));
   ln_2 = register_module("ln_2", std::make_shared<nn::LayerNorm>(cfg.n_embd, cfg.bias));
   mlp = register_module("mlp", std::make_shared<MLP>(cfg));
 }
 
-Tensor Block::forward(const Tensor& x) {
-  Tensor h = x + attn->forward(ln_1->forward(x));
+Tensor Block::forward(const Tensor& x, const nn::MixerContext& ctx) {
+  Tensor h = x + attn->forward(ln_1->forward(x), ctx);
+  return h + mlp->forward(ln_2->forward(h));
+}
+
+Tensor Block::step(nn::MixerState& state, const Tensor& x, const nn::MixerContext& ctx) {
+  Tensor h = x + attn->step(state, ln_1->forward(x), ctx);
   return h + mlp->forward(ln_2->forward(h));
 }
 

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+
+#include "nn/attention/causal_mixer.h"
 
 namespace attic::models {
 
@@ -13,9 +16,18 @@ struct GPTConfig {
   int64_t n_embd = 768;  // C; each head has hs = C / NH
   double dropout = 0.0;
   bool bias = true;  // biases in Linear and LayerNorm layers
+  // Each block's attention, a name from nn/attention/registry.h, and its own options
+  // ("key=value,..."; see nn/attention/attention_args.h). nanoGPT has "softmax" only.
+  std::string attention = "softmax";
+  std::string attention_options = "";
 
-  // Throws attic::Error if the sizes are not positive or C is not a multiple of NH.
+  // Throws attic::Error if the sizes are not positive, C is not a multiple of NH, or the
+  // attention is not a registered name.
   void validate() const;
 };
+
+// The options of block layer's attention in a GPT of config cfg (the attention's own
+// options parsed from cfg.attention_options).
+nn::MixerOptions mixer_options(const GPTConfig& cfg, int64_t layer = 0);
 
 }  // namespace attic::models

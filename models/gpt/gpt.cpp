@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "models/sampling.h"
+#include "nn/attention/registry.h"
 
 namespace attic::models {
 
@@ -14,7 +15,40 @@ void GPTConfig::validate() const {
               block_size, ", ", vocab_size, ", ", n_layer, ", ", n_head, ", ", n_embd, ")");
   ATTIC_CHECK(n_embd % n_head == 0, "GPT: n_embd ", n_embd, " is not a multiple of n_head ", n_head);
   ATTIC_CHECK(dropout >= 0 && dropout < 1, "GPT: dropout must be in [0, 1), got ", dropout);
+  (void)nn::find_attention(attention);
 }
+
+nn::MixerOptions mixer_options(const GPTConfig& cfg, int64_t layer) {
+  nn::MixerOptions o;
+  o.n_embd = cfg.n_embd;
+  o.n_head = cfg.n_head;
+  o.block_size = cfg.block_size;
+  o.n_layer = cfg.n_layer;
+  o.layer = layer;
+  o.dropout = cfg.dropout;
+  o.bias = cfg.bias;
+  o.args = nn::AttentionArgs::parse(cfg.attention_options);
+  return o;
+}
+
+namespace {
+
+// The module that holds the parameter called name in root: for
+// "transformer.h.0.attn.c_attn.weight", the Linear at transformer.h.0.attn.c_attn.
+const nn::Module* owner_of(const nn::Module& root, const std::string& name) {
+  const nn::Module* m = &root;
+  for (size_t start = 0, dot; (dot = name.find('.', start)) != std::string::npos; start = dot + 1) {
+    const std::string part = name.substr(start, dot - start);
+    const nn::Module* child = nullptr;
+    for (const auto& [n, c] : m->named_children())
+      if (n == part) child = c.get();
+    if (!child) return nullptr;
+    m = child;
+  }
+  return m;
+}
+
+}  // namespace
 
 GPT::GPT(const GPTConfig& cfg) : config(cfg) {
   cfg.validate();
@@ -23,17 +57,20 @@ GPT::GPT(const GPTConfig& cfg) : config(cfg) {
   wpe = transformer->register_module("wpe", std::make_shared<nn::Embedding>(cfg.block_size, cfg.n_embd));
   drop = transformer->register_module("drop", std::make_shared<nn::Dropout>(cfg.dropout));
   h = transformer->register_module("h", std::make_shared<nn::ModuleList>());
-  for (int64_t i = 0; i < cfg.n_layer; ++i) h->push_back(std::make_shared<Block>(cfg));
+  for (int64_t i = 0; i < cfg.n_layer; ++i) h->push_back(std::make_shared<Block>(cfg, i));
   ln_f = transformer->register_module("ln_f", std::make_shared<nn::LayerNorm>(cfg.n_embd, cfg.bias));
   lm_head = register_module("lm_head", std::make_shared<nn::Linear>(cfg.n_embd, cfg.vocab_size, false));
   // Weight tying (Press & Wolf 2017): the output projection is the token embedding itself.
   lm_head->weight = lm_head->replace_parameter("weight", wte->weight);
 
-  // nanoGPT's _init_weights, then the scaled c_proj init.
+  // nanoGPT's _init_weights, then the scaled c_proj init. _init_weights touches Linear
+  // and Embedding modules only: LayerNorm keeps weight 1 and bias 0, and a parameter an
+  // attention registers itself (a router, a projection matrix) keeps the init it chose.
+  // The tied lm_head.weight is drawn once, as wte.weight.
   const double proj_std = 0.02 / std::sqrt(2.0 * double(cfg.n_layer));
   for (auto& [name, p] : named_parameters()) {
-    const bool is_norm = name.find(".ln_") != std::string::npos;
-    if (is_norm) continue;  // LayerNorm: weight 1, bias 0 already
+    const nn::Module* owner = owner_of(*this, name);
+    if (!dynamic_cast<const nn::Linear*>(owner) && !dynamic_cast<const nn::Embedding*>(owner)) continue;
     if (name.ends_with(".bias")) nn::init::zeros_(p);
     else if (name.ends_with("c_proj.weight")) nn::init::normal_(p, 0.0, proj_std);
     else nn::init::normal_(p, 0.0, 0.02);
@@ -49,7 +86,14 @@ GPT::Output GPT::forward(const Tensor& idx, const Tensor& targets) {
               ", block size is only ", config.block_size);
   Tensor pos = arange(0, double(T), 1, TensorOptions(kInt64).device(idx.device()));
   Tensor x = drop->forward(wte->forward(idx) + wpe->forward(pos));  // [B, T, C] + [T, C]
-  for (size_t i = 0; i < h->size(); ++i) x = h->at<Block>(i)->forward(x);
+  std::vector<Tensor> inputs;  // x_0 .. x_{i−1}: what each block before block i took in
+  inputs.reserve(h->size());
+  for (size_t i = 0; i < h->size(); ++i) {
+    const nn::MixerContext ctx{.layer = int64_t(i), .earlier = inputs, .training = is_training()};
+    Tensor next = h->at<Block>(i)->forward(x, ctx);
+    inputs.push_back(x);
+    x = next;
+  }
   x = ln_f->forward(x);
 
   Output out;
@@ -65,13 +109,59 @@ GPT::Output GPT::forward(const Tensor& idx, const Tensor& targets) {
   return out;
 }
 
+std::optional<GPT::DecodeState> GPT::start_decoding() const {
+  DecodeState state;
+  for (size_t i = 0; i < h->size(); ++i) {
+    std::unique_ptr<nn::MixerState> s = h->at<Block>(i)->attn->start_decoding();
+    if (!s) return std::nullopt;
+    state.layers.push_back(std::move(s));
+  }
+  return state;
+}
+
+// idx [B, t] -> [B, 1, V]: forward() for the t new tokens, at positions length .. length+t−1,
+// with each block's attention reading and extending its state instead of the past tokens.
+Tensor GPT::step(DecodeState& state, const Tensor& idx) {
+  const int64_t t = idx.size(1), L = state.length;
+  ATTIC_CHECK(t >= 1 && L + t <= config.block_size, "GPT::step: ", L, " tokens seen and ", t,
+              " more exceed block_size ", config.block_size);
+  Tensor pos = arange(double(L), double(L + t), 1, TensorOptions(kInt64).device(idx.device()));
+  Tensor x = drop->forward(wte->forward(idx) + wpe->forward(pos));  // [B, t, C]
+  std::vector<Tensor> inputs;
+  for (size_t i = 0; i < h->size(); ++i) {
+    const nn::MixerContext ctx{.layer = int64_t(i), .earlier = inputs, .training = is_training()};
+    Tensor next = h->at<Block>(i)->step(*state.layers[i], x, ctx);
+    inputs.push_back(x);
+    x = next;
+  }
+  state.length = L + t;
+  return lm_head->forward(ln_f->forward(x.narrow(1, t - 1, 1)));  // [B, 1, V]
+}
+
 Tensor GPT::generate(const Tensor& idx_in, int64_t max_new_tokens, double temperature,
-                     int64_t top_k, Generator* gen) {
+                     int64_t top_k, Generator* gen, bool use_cache) {
   const int64_t B = idx_in.size(0), V = config.vocab_size;
-  // forward without targets returns the last position's logits only: [B, 1, V]
+  std::optional<DecodeState> state;  // made at the first token, if every attention has one
+  bool started = false;
+  bool sliding = false;              // the text outgrew block_size: no state from then on
+  // ctx [B, T] (already cropped to block_size) -> logits [B, V] of the token after it
+  auto next_logits = [&](const Tensor& ctx) {
+    const int64_t T = ctx.size(1);
+    if (use_cache && !sliding) {
+      if (!started) {
+        started = true;
+        state = start_decoding();
+        if (state) return step(*state, ctx).view({B, V});  // the prompt, all at once
+      } else if (state && T == state->length + 1) {
+        return step(*state, ctx.narrow(1, T - 1, 1)).view({B, V});  // one new token
+      } else if (state) {
+        sliding = true;  // the crop dropped the first token: every position moved
+      }
+    }
+    return forward(ctx).logits.view({B, V});  // [B, 1, V]: the last position only
+  };
   return generate_tokens(*this, idx_in, max_new_tokens, config.block_size, temperature, top_k,
-                         gen ? *gen : default_generator(),
-                         [&](const Tensor& ctx) { return forward(ctx).logits.view({B, V}); });
+                         gen ? *gen : default_generator(), next_logits);
 }
 
 int64_t GPT::num_params_non_embedding() const { return num_parameters() - wpe->weight.numel(); }

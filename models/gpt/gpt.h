@@ -3,9 +3,12 @@
 // checkpoint moves between attic and nanoGPT's PyTorch model.
 //
 //   x = drop(wte[idx] + wpe[0..T-1])
-//   x = h.N(... h.0(x))            N pre-LN blocks
+//   x = h.N(... h.0(x))            N pre-LN blocks; block i also sees x_0 .. x_{i−1}, the
+//                                  inputs of the blocks before it (nn::MixerContext)
 //   logits = ln_f(x) @ wteᵀ        lm_head shares wte's weight (weight tying)
 #pragma once
+
+#include <optional>
 
 #include "models/gpt/block.h"
 #include "optim/decay_groups.h"
@@ -30,8 +33,24 @@ class GPT : public nn::Module {
   // Appends max_new_tokens tokens to idx [B, T0]: crop the context to block_size, divide the
   // last logits by temperature, keep the top_k largest (0 = all), softmax, draw one.
   // temperature 0 means greedy (argmax). Runs without a graph and in eval mode.
+  // use_cache: feed each new token alone through the attentions' step states (a KV cache
+  // for softmax, the RNN state for linear attention) while the text fits in block_size;
+  // the tokens drawn are the same as without it. Once the text is longer, the window
+  // slides, every position's wpe changes, and each token recomputes its whole context, as
+  // nanoGPT does for every token.
   Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature = 1.0,
-                  int64_t top_k = 0, Generator* gen = nullptr);
+                  int64_t top_k = 0, Generator* gen = nullptr, bool use_cache = true);
+
+  // Incremental decoding: one step state per block and the tokens seen so far.
+  struct DecodeState {
+    std::vector<std::unique_ptr<nn::MixerState>> layers;
+    int64_t length = 0;
+  };
+  // A fresh state, or nullopt when some block's attention has no step state.
+  std::optional<DecodeState> start_decoding() const;
+  // idx [B, t]: the t tokens after the state.length already seen (state.length + t <=
+  // block_size) -> logits [B, 1, V] of the last one, equal to forward() on the whole text.
+  Tensor step(DecodeState& state, const Tensor& idx);
 
   // Parameter count as nanoGPT reports it: wpe excluded, the tied wte counted once.
   int64_t num_params_non_embedding() const;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "nn/attention/attention.h"
 #include "nn/blocks/block_options.h"
@@ -19,7 +20,7 @@ struct PooledLMConfig {
   int64_t n_embd = 768;     // d
   int64_t hidden = 0;       // feed-forward width (0: d; its src/train.py uses 768/768)
   double dropout = 0.1;
-  nn::AttentionKind attention = nn::AttentionKind::Softmax;
+  std::string attention = "softmax";  // a name from nn/attention/registry.h
 
   void validate() const;  // throws attic::Error naming the bad value
 };
@@ -33,7 +34,7 @@ struct EncoderDecoderConfig {
   int64_t n_embd = 32;
   int64_t hidden = 64;
   double dropout = 0.0;
-  nn::AttentionKind attention = nn::AttentionKind::Softmax;
+  std::string attention = "softmax";  // a name from nn/attention/registry.h
 
   void validate() const;
 };

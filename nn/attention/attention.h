@@ -1,7 +1,8 @@
-// The interface every attention module shares, so that a block can hold softmax or linear
-// attention behind one pointer, and the switch between them (AttentionKind).
+// The interface the q, k, v attentions of the Transformer blocks share, so that a block
+// can hold softmax or linear attention behind one pointer; nn/attention/registry.h builds
+// them by name.
 //
-//   auto attn = make_attention(AttentionKind::LinearElu, {.dim_q = 32, .dim_k = 32, .dim_v = 32});
+//   auto attn = make_attention("linear_elu", {.dim_q = 32, .dim_k = 32, .dim_v = 32});
 //   Tensor y = attn->forward(q, k, v, keep);   // keep: bool, true = attend, false = ignore
 #pragma once
 
@@ -12,19 +13,6 @@
 #include "nn/module.h"
 
 namespace attic::nn {
-
-enum class AttentionKind {
-  Softmax,    // softmax(q kᵀ · scale) v                         (Vaswani et al. 2017)
-  LinearElu,  // φ(q)(φ(k)ᵀ v) / φ(q)(φ(k)ᵀ 1), φ = elu + 1       (Katharopoulos et al. 2020)
-  LinearExp,  // the same with φ = exp                            (Shen et al. 2021)
-};
-
-// The one list of attention names: "softmax", "linear_elu", "linear_exp" <-> the enum.
-// An unknown name throws attic::Error: "attention must be softmax, linear_elu or linear_exp,
-// got '<name>'". attention_kind_names() is that list as the message writes it.
-AttentionKind parse_attention_kind(const std::string& name);
-std::string attention_kind_name(AttentionKind kind);
-std::string attention_kind_names();
 
 // MultiHeadAttention(dim_q, dim_k, dim_v, num_heads, dropout, dim_a = dim_q, dim_o = dim_q)
 // of tonyduan/transformer-blocks (src/blocks.py): q, k project to dim_a, v to dim_o, output
@@ -63,9 +51,8 @@ class Attention : public Module {
                     const Tensor& keep = Tensor(), bool causal = false) {
     return forward(q, k, v, keep, causal);
   }
-  virtual AttentionKind kind() const = 0;
+  // The name it is registered under ("softmax", "linear_elu", ...).
+  virtual std::string name() const = 0;
 };
-
-std::shared_ptr<Attention> make_attention(AttentionKind kind, const AttentionOptions& options);
 
 }  // namespace attic::nn

@@ -1,6 +1,7 @@
 #include "nn/attention/linear_attention.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "nn/attention/keep_mask.h"
@@ -39,12 +40,12 @@ LinearAttention::LinearAttention(const AttentionOptions& opt, FeatureMap fm)
   fc_q = p.fc_q, fc_k = p.fc_k, fc_v = p.fc_v, fc_o = p.fc_o;
 }
 
-AttentionKind LinearAttention::kind() const {
-  return feature_map == FeatureMap::EluPlusOne ? AttentionKind::LinearElu : AttentionKind::LinearExp;
+std::string LinearAttention::name() const {
+  return feature_map == FeatureMap::EluPlusOne ? "linear_elu" : "linear_exp";
 }
 
 // x [*] -> [*]: elu(x) + 1 or exp(x)
-Tensor LinearAttention::phi(const Tensor& x) const {
+Tensor feature_map_apply(FeatureMap feature_map, const Tensor& x) {
   return feature_map == FeatureMap::EluPlusOne ? elu(x) + 1.0 : exp(x);
 }
 
@@ -60,7 +61,20 @@ Tensor LinearAttention::forward(const Tensor& q, const Tensor& k, const Tensor& 
   const int64_t B = q.size(0), Tq = q.size(1), Tk = k.size(1), NH = options.num_heads;
   ATTIC_CHECK(!causal || Tq == Tk, "LinearAttention: causal attention needs as many queries as keys, got Tq = ",
               Tq, " and Tk = ", Tk);
-  Tensor qp = fc_q->forward(q), kp = fc_k->forward(k);
+  Tensor key_keep;
+  if (keep.defined()) {
+    Tensor m = keep_mask_4d(keep, B, Tq, Tk, false, "LinearAttention");  // [B,1,1,Tk]
+    key_keep = m.squeeze(1).transpose(1, 2).to(q.dtype());                // [B, Tk, 1]
+  }
+  return fc_o->forward(linear_attention(fc_q->forward(q), fc_k->forward(k), fc_v->forward(v),
+                                        NH, feature_map, causal, key_keep));
+}
+
+// qp [B, Tq, A], kp [B, Tk, A], vp [B, Tk, O], key_keep [B, Tk, 1] -> [B, Tq, O]
+Tensor linear_attention(const Tensor& qp, const Tensor& kp, const Tensor& vp, int64_t NH,
+                        FeatureMap feature_map, bool causal, const Tensor& key_keep,
+                        CausalForm form) {
+  const int64_t B = qp.size(0), Tq = qp.size(1);
   Tensor qf, kf, m;  // m [B, T, 1]: the causal key shift (Exp only)
   if (feature_map == FeatureMap::Exp) {
     // exp overflows float32 above 88. A shift c_i shared by one query's features scales
@@ -78,21 +92,36 @@ Tensor LinearAttention::forward(const Tensor& q, const Tensor& k, const Tensor& 
       kf = exp(kp - max_per_item(kp));
     }
   } else {
-    qf = phi(qp);
-    kf = phi(kp);
+    qf = feature_map_apply(feature_map, qp);
+    kf = feature_map_apply(feature_map, kp);
   }
-  if (keep.defined()) {
-    Tensor m = keep_mask_4d(keep, B, Tq, Tk, false, "LinearAttention");  // [B,1,1,Tk]
-    kf = kf * m.squeeze(1).transpose(1, 2);  // [B, Tk, 1]: masked keys get φ(k) = 0
-  }
+  if (key_keep.defined()) kf = kf * key_keep;  // masked keys get φ(k) = 0
   Tensor qh = split_heads(qf, NH);                   // [B, NH, Tq, dk]
   Tensor kh = split_heads(kf, NH);                   // [B, NH, Tk, dk]
-  Tensor vh = split_heads(fc_v->forward(v), NH);     // [B, NH, Tk, dv]
+  Tensor vh = split_heads(vp, NH);                   // [B, NH, Tk, dv]
   Tensor o;
   if (!causal) {
     Tensor ctx = matmul(kh.transpose(-2, -1), vh);   // [B, NH, dk, dv] = Σ_j φ(k_j) v_jᵀ
     Tensor ksum = sum(kh, {2}, true);                // [B, NH, 1, dk]  = Σ_j φ(k_j)
     o = normalize(matmul(qh, ctx), sum(qh * ksum, {-1}, true));
+  } else if (form == CausalForm::Quadratic ||
+             (form == CausalForm::Auto && Tq <= qh.size(-1) * vh.size(-1))) {
+    // The same sums, grouped the other way: o_i = Σ_{j≤i} A_ij v_j / Σ_{j≤i} A_ij with
+    // A_ij = φ(q_i)·φ(k_j), the causal mask as zeros in A.
+    Tensor A = matmul(qh, kh.transpose(-2, -1));  // [B, NH, T, T]
+    const Tensor below = tril(ones({Tq, Tq}, TensorOptions(kBool).device(A.device())));
+    if (m.defined()) {
+      // Exp: key j entered φ under its own shift m_j, and query i needs every key under
+      // m_i, the prefix form's shift: A_ij picks up e^(m_j − m_i) <= 1 for j <= i. Above
+      // the diagonal the exponent is clamped to 0 before the mask zeroes it, so no inf
+      // appears even where a later key is huge. m carries no gradient.
+      const Tensor mi = m.view({B, 1, Tq, 1}), mj = m.view({B, 1, 1, Tq});
+      const Tensor none = zeros({1}, TensorOptions(A.dtype()).device(A.device()));
+      A = A * where(below, exp(clamp(mj - mi, -INFINITY, 0.0)), none);
+    } else {
+      A = A * below.to(A.dtype());
+    }
+    o = normalize(matmul(A, vh), sum(A, {-1}, true));
   } else {
     // The prefix sums of the RNN at every position at once: S_i = Σ_{j≤i} φ(k_j) v_jᵀ is
     // a cumsum of outer products, [B, NH, T, dk, dv]: memory and time linear in T.
@@ -116,7 +145,7 @@ Tensor LinearAttention::forward(const Tensor& q, const Tensor& k, const Tensor& 
     Tensor num = matmul(qh.unsqueeze(-2), S).squeeze(-2);  // [B, NH, T, dv]
     o = normalize(num, sum(qh * z, {-1}, true));
   }
-  return fc_o->forward(merge_heads(o));
+  return merge_heads(o);
 }
 
 // The same inputs -> [B, Tq, dim_o] through the explicit [B, NH, Tq, Tk] kernel matrix
@@ -124,8 +153,8 @@ Tensor LinearAttention::forward(const Tensor& q, const Tensor& k, const Tensor& 
 Tensor LinearAttention::forward_reference(const Tensor& q, const Tensor& k, const Tensor& v,
                                           const Tensor& keep, bool causal) {
   const int64_t B = q.size(0), Tq = q.size(1), Tk = k.size(1), NH = options.num_heads;
-  Tensor qh = split_heads(phi(fc_q->forward(q)), NH);
-  Tensor kh = split_heads(phi(fc_k->forward(k)), NH);
+  Tensor qh = split_heads(feature_map_apply(feature_map, fc_q->forward(q)), NH);
+  Tensor kh = split_heads(feature_map_apply(feature_map, fc_k->forward(k)), NH);
   Tensor vh = split_heads(fc_v->forward(v), NH);
   Tensor A = matmul(qh, kh.transpose(-2, -1));
   Tensor m = keep_mask_4d(keep, B, Tq, Tk, causal, "LinearAttention");
@@ -133,16 +162,22 @@ Tensor LinearAttention::forward_reference(const Tensor& q, const Tensor& k, cons
   return fc_o->forward(merge_heads(normalize(matmul(A, vh), sum(A, {-1}, true))));
 }
 
-// q [B, dim_q], k [B, dim_k], v [B, dim_v] -> [B, dim_o]; state updated in place:
-//   S ← S + φ(k) vᵀ, z ← z + φ(k), o = φ(q)ᵀ S / φ(q)ᵀ z    (per head)
+// q [B, dim_q], k [B, dim_k], v [B, dim_v] -> [B, dim_o]
 Tensor LinearAttention::step(State& st, const Tensor& q, const Tensor& k, const Tensor& v) {
   ATTIC_CHECK(q.dim() == 2 && k.dim() == 2 && v.dim() == 2 && q.size(0) == k.size(0) &&
                   k.size(0) == v.size(0),
               "LinearAttention::step: q, k, v must be [B, dim_q], [B, dim_k], [B, dim_v], got ",
               str(q.shape()), ", ", str(k.shape()), ", ", str(v.shape()));
-  const int64_t NH = options.num_heads;
-  Tensor qp = fc_q->forward(q).unsqueeze(1), kp = fc_k->forward(k).unsqueeze(1);  // [B, 1, dim_a]
-  Tensor vh = split_heads(fc_v->forward(v).unsqueeze(1), NH);                    // [B, NH, 1, dv]
+  Tensor o = linear_attention_step(st, fc_q->forward(q).unsqueeze(1), fc_k->forward(k).unsqueeze(1),
+                                   fc_v->forward(v).unsqueeze(1), options.num_heads, feature_map);
+  return fc_o->forward(o).squeeze(1);
+}
+
+// qp, kp [B, 1, A], vp [B, 1, O] -> [B, 1, O]; state updated in place:
+//   S ← S + φ(k) vᵀ, z ← z + φ(k), o = φ(q)ᵀ S / φ(q)ᵀ z    (per head)
+Tensor linear_attention_step(LinearAttentionState& st, const Tensor& qp, const Tensor& kp,
+                             const Tensor& vp, int64_t NH, FeatureMap feature_map) {
+  Tensor vh = split_heads(vp, NH);  // [B, NH, 1, dv]
   Tensor qf, kf;
   if (feature_map == FeatureMap::Exp) {
     // Online rescaling, as in online softmax: the sums are kept under the shift m, the
@@ -159,8 +194,8 @@ Tensor LinearAttention::step(State& st, const Tensor& q, const Tensor& k, const 
     qf = exp(qp - max(qp.detach(), -1, true).values);
     kf = exp(kp - m_new);
   } else {
-    qf = phi(qp);
-    kf = phi(kp);
+    qf = feature_map_apply(feature_map, qp);
+    kf = feature_map_apply(feature_map, kp);
   }
   Tensor qh = split_heads(qf, NH), kh = split_heads(kf, NH);  // [B, NH, 1, dk]
   Tensor dS = matmul(kh.transpose(-2, -1), vh);               // [B, NH, dk, dv]
@@ -169,7 +204,7 @@ Tensor LinearAttention::step(State& st, const Tensor& q, const Tensor& k, const 
   st.z = st.z.defined() ? st.z + dz : dz;
   Tensor num = matmul(qh, st.S);                              // [B, NH, 1, dv]
   Tensor den = sum(qh.squeeze(2) * st.z, {-1}, true).unsqueeze(-1);  // [B, NH, 1, 1]
-  return fc_o->forward(merge_heads(normalize(num, den))).squeeze(1);
+  return merge_heads(normalize(num, den));                    // [B, 1, O]
 }
 
 }  // namespace attic::nn

@@ -15,7 +15,7 @@ class MultiHeadAttention : public Attention {
   explicit MultiHeadAttention(const AttentionOptions& options);
   Tensor forward(const Tensor& q, const Tensor& k, const Tensor& v,
                  const Tensor& keep = Tensor(), bool causal = false) override;
-  AttentionKind kind() const override { return AttentionKind::Softmax; }
+  std::string name() const override { return "softmax"; }
 
   std::shared_ptr<Linear> fc_q, fc_k, fc_v, fc_o;
   AttentionOptions options;

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include <string>
+
 #include "nn/attention/attention.h"
 
 namespace attic::nn {
@@ -13,7 +15,7 @@ struct BlockOptions {
   int64_t hidden = 0;      // width of the feed-forward's hidden layer (0: dim)
   int64_t num_heads = 1;
   double dropout = 0.0;    // on the attention weights and on each residual branch
-  AttentionKind attention = AttentionKind::Softmax;
+  std::string attention = "softmax";  // a name from nn/attention/registry.h
   int64_t memory_dim = 0;  // decoder / cross-attention: width of the memory (0: dim)
   bool scale_by_total_width = false;  // softmax: src/blocks.py's 1/√dim_a scale
 

@@ -1,5 +1,7 @@
 #include "nn/blocks/cross_attention_block.h"
 
+#include "nn/attention/registry.h"
+
 namespace attic::nn {
 
 CrossAttentionBlock::CrossAttentionBlock(const BlockOptions& o) {

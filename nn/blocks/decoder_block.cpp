@@ -1,5 +1,7 @@
 #include "nn/blocks/decoder_block.h"
 
+#include "nn/attention/registry.h"
+
 namespace attic::nn {
 
 DecoderBlock::DecoderBlock(const BlockOptions& o) {

@@ -1,5 +1,7 @@
 #include "nn/blocks/encoder_block.h"
 
+#include "nn/attention/registry.h"
+
 namespace attic::nn {
 
 EncoderBlock::EncoderBlock(const BlockOptions& o) {

@@ -1,10 +1,11 @@
 #include "nn/blocks/mab.h"
 
+#include "nn/attention/registry.h"
 #include "nn/init.h"
 
 namespace attic::nn {
 
-MAB::MAB(int64_t dim, int64_t kv_dim, int64_t num_heads, AttentionKind attention, bool norm) {
+MAB::MAB(int64_t dim, int64_t kv_dim, int64_t num_heads, const std::string& attention, bool norm) {
   ATTIC_CHECK(dim > 0 && kv_dim > 0, "MAB: dim and kv_dim must be positive, got ", dim, " and ", kv_dim);
   BlockOptions o;
   o.dim = dim;

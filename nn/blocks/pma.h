@@ -11,7 +11,7 @@ namespace attic::nn {
 class PMA : public Module {
  public:
   PMA(int64_t dim, int64_t num_seeds, int64_t num_heads,
-      AttentionKind attention = AttentionKind::Softmax, bool norm = true);
+      const std::string& attention = "softmax", bool norm = true);
   // x [B, N, dim], keep [B, N] -> [B, k, dim]
   Tensor forward(const Tensor& x, const Tensor& keep = Tensor());
 

@@ -125,6 +125,12 @@ AllocatorStats allocator_stats() {
   return p.stats;
 }
 
+void reset_peak_bytes() {
+  Pool& p = pool();
+  std::lock_guard<std::mutex> lock(p.mu);
+  p.stats.peak_bytes = p.stats.in_use_bytes;
+}
+
 void empty_cache() {
   Pool& p = pool();
   std::lock_guard<std::mutex> lock(p.mu);

@@ -36,6 +36,7 @@ struct AllocatorStats {
   int64_t cache_hits = 0;      // allocations served from the cache
 };
 AllocatorStats allocator_stats();
+void reset_peak_bytes();  // peak_bytes := in_use_bytes
 void empty_cache();  // cudaFree every cached block
 
 // Guard mode (for tests): with guard_bytes > 0, every new block is allocated with that many

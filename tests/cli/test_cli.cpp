@@ -38,6 +38,7 @@ TEST_CASE("attic train runs 30 iterations on a tiny corpus and writes its output
   CHECK(lines_matching(r.out, "^step (0|10|20|30): train loss [0-9.]+, val loss [0-9.]+$").size() == 4);
   CHECK(lines_matching(r.out, "^iter [0-9]+: loss [0-9.]+, time [0-9.]+ ms$").size() == 31);
   CHECK(lines_matching(r.out, "^Overriding: max_iters = 30$").size() == 1);
+  CHECK(lines_matching(r.out, "^peak memory: [0-9.]+ MiB \\(cpu\\)$").size() == 1);
   CHECK(fs::exists(s.path("out/ckpt.safetensors")));
   CHECK(fs::exists(s.path("out/optim.safetensors")));
   CHECK(fs::exists(s.path("out/loss.svg")));
@@ -241,21 +242,27 @@ TEST_CASE("attic train --help lists the keys", "[cli]") {
   CHECK(r.out.find("--threads=") != std::string::npos);
 }
 
-TEST_CASE("attic bench train prints one JSON line with ms_per_iter", "[cli][bench]") {
+TEST_CASE("attic bench train prints one JSON line with ms_per_iter and peak memory", "[cli][bench]") {
   Run r = attic_run("bench train --preset=cpu --iters=2 --warmup=0 --threads=1 --json=true");
   INFO(r.out);
   CHECK(r.code == 0);
-  CHECK(lines_matching(r.out, "^\\{\"bench\": \"train\", \"preset\": \"cpu\", \"device\": \"cpu\", "
-                              "\"threads\": 1, \"iters\": 2, \"ms_per_iter\": [0-9.]+, "
+  CHECK(lines_matching(r.out, "^\\{\"bench\": \"train\", \"preset\": \"cpu\", \"attention\": \"softmax\", "
+                              "\"device\": \"cpu\", \"threads\": 1, \"iters\": 2, \"ms_per_iter\": [0-9.]+, "
                               "\"tokens_per_s\": [0-9]+, \"forward_ms\": [0-9.]+, \"backward_ms\": [0-9.]+, "
-                              "\"optimizer_ms\": [0-9.]+, \"cpu_ms_per_iter\": [0-9.]+\\}$")
+                              "\"optimizer_ms\": [0-9.]+, \"cpu_ms_per_iter\": [0-9.]+, "
+                              "\"peak_memory_bytes\": [1-9][0-9]*\\}$")
             .size() == 1);
+  Run text = attic_run("bench train --preset=cpu --iters=2 --warmup=0 --threads=1 --attention=linear_elu");
+  INFO(text.out);
+  CHECK(text.code == 0);
+  CHECK(lines_matching(text.out, "^train cpu \\(linear_elu attention\\) on cpu: 1 threads, 2 iterations").size() == 1);
+  CHECK(lines_matching(text.out, "^  peak memory: [0-9.]+ MiB \\(cpu\\)$").size() == 1);
   Run bad = attic_run("bench train --preset=tpu");
   CHECK(bad.code == 2);
   CHECK(bad.out == "attic: bench train: preset must be cpu or gpu-size, got 'tpu'\n");
   Run what = attic_run("bench fastest");
   CHECK(what.code == 2);
-  CHECK(what.out == "attic: bench: expected 'attic bench gemm', 'attic bench train' or 'attic bench attention', got 'fastest'\n");
+  CHECK(what.out == "attic: bench: expected 'attic bench gemm', 'train', 'attention' or 'sample', got 'fastest'\n");
 }
 
 TEST_CASE("device cuda is one clear line and exit 2 where CUDA cannot run", "[cli][device]") {

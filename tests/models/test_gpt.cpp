@@ -133,9 +133,9 @@ TEST_CASE("GPT init: N(0, 0.02), c_proj scaled by 1/sqrt(2 n_layer), biases 0, L
   c.bias = true;
   GPT m(c);
   const double proj = 0.02 / std::sqrt(12.0);  // 0.00577
-  CHECK(stddev(m.h->at<models::Block>(0)->attn->c_proj->weight) == Approx(proj).epsilon(0.03));
+  CHECK(stddev(m.h->at<models::Block>(0)->attn_as<nn::CausalSelfAttention>()->c_proj->weight) == Approx(proj).epsilon(0.03));
   CHECK(stddev(m.h->at<models::Block>(5)->mlp->c_proj->weight) == Approx(proj).epsilon(0.03));
-  CHECK(stddev(m.h->at<models::Block>(0)->attn->c_attn->weight) == Approx(0.02).epsilon(0.03));
+  CHECK(stddev(m.h->at<models::Block>(0)->attn_as<nn::CausalSelfAttention>()->c_attn->weight) == Approx(0.02).epsilon(0.03));
   CHECK(stddev(m.h->at<models::Block>(3)->mlp->c_fc->weight) == Approx(0.02).epsilon(0.03));
   CHECK(stddev(m.wpe->weight) == Approx(0.02).epsilon(0.05));
   CHECK(sum(abs(m.h->at<models::Block>(2)->mlp->c_fc->bias)).item<double>() == 0);

@@ -10,6 +10,7 @@
 #include "nn/attention/positional_encoding.h"
 #include "nn/attention/scale_norm.h"
 #include "nn/attention/keep_mask.h"
+#include "nn/attention/registry.h"
 
 using namespace attic;
 using namespace attic::testing;
@@ -76,16 +77,18 @@ TEST_CASE("MultiHeadAttention: shapes with separate widths, scale options, bad m
         "comparison or .to(kBool)");
   CHECK(error_message([&] { nn::MultiHeadAttention(opts(6, 4)); }) ==
         "MultiHeadAttention: dim_a = 6 and dim_o = 6 must be multiples of num_heads = 4");
-  CHECK(error_message([&] { nn::parse_attention_kind("flash"); }) ==
+  CHECK(error_message([&] { nn::find_attention("flash"); }) ==
         "attention must be softmax, linear_elu or linear_exp, got 'flash'");
 }
 
-TEST_CASE("attention names: one list, each name round-trips, one message",
+TEST_CASE("attention names: one list, and each q, k, v attention reports its own name",
           "[nn][attention]") {
-  CHECK(nn::attention_kind_names() == "softmax, linear_elu or linear_exp");
-  for (const auto kind : {nn::AttentionKind::Softmax, nn::AttentionKind::LinearElu,
-                          nn::AttentionKind::LinearExp})
-    CHECK(nn::parse_attention_kind(nn::attention_kind_name(kind)) == kind);
+  CHECK(nn::attention_names() == "softmax, linear_elu or linear_exp");
+  for (const nn::AttentionEntry& e : nn::attention_registry()) {
+    INFO(e.name);
+    REQUIRE(e.make_attention);
+    CHECK(nn::make_attention(e.name, opts(8, 2))->name() == e.name);
+  }
 }
 
 TEST_CASE("MultiHeadAttention: causal without a mask is the fused kernel, with one the composed ops",

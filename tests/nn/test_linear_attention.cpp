@@ -132,3 +132,35 @@ TEST_CASE("causal exp linear attention: a huge future key changes no earlier out
                      la.forward_reference(x, x, x, Tensor(), true).narrow(1, 0, 4)) < 1e-5);
   CHECK(std::isfinite(sum(y2).item<double>()));
 }
+
+TEST_CASE("the two causal forms, quadratic and prefix sums, agree and pass gradcheck",
+          "[nn][linear_attention][causal]") {
+  using nn::CausalForm;
+  manual_seed(5);
+  for (nn::FeatureMap fm : kMaps) {
+    INFO((fm == nn::FeatureMap::Exp ? "exp" : "elu+1"));
+    Tensor q = randn({2, 9, 8}) * 2.0, k = randn({2, 9, 8}) * 2.0, v = randn({2, 9, 8});
+    const Tensor keep = tensor({{1, 1, 0, 1, 1, 1, 1, 0, 1}, {1, 1, 1, 1, 1, 1, 1, 1, 1}})
+                            .unsqueeze(-1);  // [B, T, 1] key padding
+    const auto form = [&](CausalForm f, const Tensor& kk) {
+      return nn::linear_attention(q, kk, v, 2, fm, true, keep, f);
+    };
+    CHECK(max_abs_diff(form(CausalForm::Quadratic, k), form(CausalForm::PrefixSums, k)) < 1e-5);
+    // Auto takes the quadratic form here (T = 9 <= d_k d_v = 16)
+    CHECK(max_abs_diff(form(CausalForm::Auto, k), form(CausalForm::Quadratic, k)) == 0.0);
+    // A huge later key changes no earlier output, in either form
+    Tensor big = k.clone();
+    { NoGradGuard g; big.narrow(1, 6, 1).select(2, 0).fill_(200.0); }
+    for (CausalForm f : {CausalForm::Quadratic, CausalForm::PrefixSums}) {
+      const Tensor y = form(f, big);
+      CHECK(std::isfinite(sum(y).item<double>()));
+      CHECK(max_abs_diff(y.narrow(1, 0, 6), form(f, k).narrow(1, 0, 6)) < 1e-5);
+    }
+    for (CausalForm f : {CausalForm::Quadratic, CausalForm::PrefixSums}) {
+      std::vector<Tensor> in = {leaf64({2, 4, 4}), leaf64({2, 4, 4}), leaf64({2, 4, 4})};
+      CHECK(gradcheck([&](const std::vector<Tensor>& x) {
+        return nn::linear_attention(x[0], x[1], x[2], 2, fm, true, Tensor(), f);
+      }, in));
+    }
+  }
+}

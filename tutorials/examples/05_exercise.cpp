@@ -15,7 +15,7 @@ int main() {
   cfg.block_size = 8;
   cfg.n_head = 2;
   cfg.n_embd = 8;  // C = 8, hs = 4
-  models::CausalSelfAttention attn(cfg);
+  nn::CausalSelfAttention attn(models::mixer_options(cfg));
   const int64_t T = 5;
   Tensor x = randn({1, T, cfg.n_embd}).requires_grad_();
   Tensor y = attn.forward(x);  // [1, T, C]

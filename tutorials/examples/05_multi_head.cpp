@@ -24,7 +24,7 @@ int main() {
   cfg.block_size = 8;
   cfg.n_embd = 8;
   cfg.n_head = 2;
-  models::CausalSelfAttention attn(cfg);
+  nn::CausalSelfAttention attn(models::mixer_options(cfg));
   const int64_t B = 2, T = 5, C = 8, NH = 2, hs = C / NH;
   Tensor x = randn({B, T, C});
 

@@ -53,8 +53,8 @@ int main() {
   // 4. Init: N(0, 0.02) everywhere, but N(0, 0.02/√(2 L)) for the two c_proj per block.
   const auto& block0 = model.h->at<models::Block>(0);
   std::printf("std: wte %.4f, c_attn %.4f, attn.c_proj %.4f, mlp.c_proj %.4f\n",
-              stddev(model.wte->weight), stddev(block0->attn->c_attn->weight),
-              stddev(block0->attn->c_proj->weight), stddev(block0->mlp->c_proj->weight));
+              stddev(model.wte->weight), stddev(block0->attn_as<nn::CausalSelfAttention>()->c_attn->weight),
+              stddev(block0->attn_as<nn::CausalSelfAttention>()->c_proj->weight), stddev(block0->mlp->c_proj->weight));
   std::printf("0.02 / sqrt(2 * %lld) = %.4f\n", (long long)L, 0.02 / std::sqrt(2.0 * double(L)));
 
   // 5. Causality: change the token at t = 10; the logits before t = 10 stay the same.

@@ -26,9 +26,9 @@ int main() {
   Tensor x = randn({2, 10, 16});    // B = 2 sequences of 10 tokens, d = 16
   Tensor mem = randn({2, 50, 12});  // a memory of 50 rows of width 12
   Tensor latents = randn({2, 4, 16});
-  for (auto kind : {nn::AttentionKind::Softmax, nn::AttentionKind::LinearElu}) {
+  for (const std::string kind : {"softmax", "linear_elu"}) {
     o.attention = kind;
-    std::cout << nn::attention_kind_name(kind) << ":\n";
+    std::cout << kind << ":\n";
     nn::EncoderBlock enc(o);
     nn::DecoderBlock dec(o);
     nn::CrossAttentionBlock perceiver(o);

@@ -25,7 +25,7 @@ TEST_CASE("CausalSelfAttention: fused and composed paths agree on every device",
           "[gpt][attention][devices]") {
   for (const Device d : available_devices()) {
     manual_seed(5);
-    models::CausalSelfAttention attn(config(0.25));
+    nn::CausalSelfAttention attn(models::mixer_options(config(0.25)));
     attn.to(d);
     const Tensor x = randn({2, 6, 8}).to(d);
     attn.eval();  // no dropout: the fused kernel
@@ -46,7 +46,7 @@ TEST_CASE("CausalSelfAttention: fused and composed paths agree on every device",
 }
 
 TEST_CASE("CausalSelfAttention's state dict holds nanoGPT's names only", "[gpt][attention]") {
-  models::CausalSelfAttention attn(config(0.0));
+  nn::CausalSelfAttention attn(models::mixer_options(config(0.0)));
   std::vector<std::string> keys;
   for (const auto& [name, t] : attn.state_dict()) keys.push_back(name);
   CHECK(keys == std::vector<std::string>{"c_attn.bias", "c_attn.weight", "c_proj.bias",

@@ -1,0 +1,80 @@
+#include "nn/attention/registry.h"
+
+#include "nn/attention/causal_linear_attention.h"
+#include "nn/attention/causal_self_attention.h"
+#include "nn/attention/linear_attention.h"
+#include "nn/attention/multi_head_attention.h"
+#include "tensor/error.h"
+
+namespace attic::nn {
+
+namespace {
+
+template <class M>
+std::shared_ptr<CausalMixer> mixer(const MixerOptions& o) {
+  return std::make_shared<M>(o);
+}
+template <FeatureMap F>
+std::shared_ptr<CausalMixer> linear_mixer(const MixerOptions& o) {
+  return std::make_shared<CausalLinearAttention>(o, F);
+}
+template <FeatureMap F>
+std::shared_ptr<Attention> linear_qkv(const AttentionOptions& o) {
+  return std::make_shared<LinearAttention>(o, F);
+}
+std::shared_ptr<Attention> softmax_qkv(const AttentionOptions& o) {
+  return std::make_shared<MultiHeadAttention>(o);
+}
+
+// The list itself: the built-in attentions, then those register_attention() added.
+std::vector<AttentionEntry>& entries() {
+  static std::vector<AttentionEntry> all = {
+      {"softmax", "softmax(q kᵀ/√hs) v, causal (Vaswani et al. 2017; karpathy/nanoGPT)", "",
+       mixer<CausalSelfAttention>, softmax_qkv},
+      {"linear_elu", "φ(q)ᵀ Σ φ(k) vᵀ / φ(q)ᵀ Σ φ(k), φ = elu + 1 (Katharopoulos et al. 2020)", "",
+       linear_mixer<FeatureMap::EluPlusOne>, linear_qkv<FeatureMap::EluPlusOne>},
+      {"linear_exp", "the same with φ = exp (Shen et al. 2021)", "",
+       linear_mixer<FeatureMap::Exp>, linear_qkv<FeatureMap::Exp>},
+  };
+  return all;
+}
+
+}  // namespace
+
+const std::vector<AttentionEntry>& attention_registry() { return entries(); }
+
+void register_attention(AttentionEntry entry) {
+  ATTIC_CHECK(!entry.name.empty() && bool(entry.make_mixer),
+              "register_attention: an entry needs a name and a make_mixer");
+  for (const AttentionEntry& e : entries())
+    ATTIC_CHECK(e.name != entry.name, "register_attention: '", entry.name, "' is registered already");
+  entries().push_back(std::move(entry));
+}
+
+// "softmax, linear_elu or linear_exp"
+std::string attention_names() {
+  const auto& all = attention_registry();
+  std::string out;
+  for (size_t i = 0; i < all.size(); ++i)
+    out += std::string(i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i].name;
+  return out;
+}
+
+const AttentionEntry& find_attention(const std::string& name) {
+  for (const AttentionEntry& e : attention_registry())
+    if (e.name == name) return e;
+  fail("attention must be ", attention_names(), ", got '", name, "'");
+}
+
+std::shared_ptr<CausalMixer> make_causal_mixer(const std::string& name, const MixerOptions& options) {
+  return find_attention(name).make_mixer(options);
+}
+
+std::shared_ptr<Attention> make_attention(const std::string& name, const AttentionOptions& options) {
+  const AttentionEntry& e = find_attention(name);
+  ATTIC_CHECK(bool(e.make_attention), "attention ", name,
+              " is a GPT attention only: it has no q, k, v form for the Transformer blocks");
+  return e.make_attention(options);
+}
+
+}  // namespace attic::nn
