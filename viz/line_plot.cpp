@@ -27,12 +27,11 @@ double nice_step(double lo, double hi, int target) {
   return 10 * p;
 }
 
-}  // namespace
-
-std::string line_plot_svg(const std::vector<Series>& series, const std::string& title,
-                          const std::string& xlabel, const std::string& ylabel, int W, int H) {
+// Draws one panel into the W x H box whose top-left corner is (ox, oy): its title, grid,
+// ticks, axis labels, series and legend.
+void draw_panel(std::ostringstream& os, const Panel& panel, double ox, double oy, int W, int H) {
   double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
-  for (const Series& s : series)
+  for (const Series& s : panel.series)
     for (auto [x, y] : s.points) {
       if (!std::isfinite(x) || !std::isfinite(y)) continue;
       x0 = std::min(x0, x); x1 = std::max(x1, x);
@@ -45,44 +44,83 @@ std::string line_plot_svg(const std::vector<Series>& series, const std::string& 
   y0 -= pad;
   y1 += pad;
 
-  const double L = 64, R = 16, T = 36, B = 48;  // margins in pixels
-  auto px = [&](double x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
-  auto py = [&](double y) { return H - B - (y - y0) / (y1 - y0) * (H - T - B); };
+  const double L = ox + 64, R = ox + W - 16, T = oy + 36, B = oy + H - 48;  // the axes' box
+  auto px = [&](double x) { return L + (x - x0) / (x1 - x0) * (R - L); };
+  auto py = [&](double y) { return B - (y - y0) / (y1 - y0) * (B - T); };
 
+  if (!panel.title.empty())
+    os << "<text x=\"" << num((L + R) / 2) << "\" y=\"" << num(T - 10)
+       << "\" text-anchor=\"middle\" font-size=\"13\">" << svg_escape(panel.title) << "</text>\n";
+  const double xs = nice_step(x0, x1, 6), ys = nice_step(y0, y1, 6);
+  for (double x = std::ceil(x0 / xs) * xs; x <= x1 + 1e-9 * xs; x += xs) {
+    os << "<line x1=\"" << num(px(x)) << "\" y1=\"" << num(T) << "\" x2=\"" << num(px(x))
+       << "\" y2=\"" << num(B) << "\" stroke=\"#e5e5e5\"/>\n";
+    os << "<text x=\"" << num(px(x)) << "\" y=\"" << num(B + 16) << "\" text-anchor=\"middle\">"
+       << num(x) << "</text>\n";
+  }
+  for (double y = std::ceil(y0 / ys) * ys; y <= y1 + 1e-9 * ys; y += ys) {
+    os << "<line x1=\"" << num(L) << "\" y1=\"" << num(py(y)) << "\" x2=\"" << num(R)
+       << "\" y2=\"" << num(py(y)) << "\" stroke=\"#e5e5e5\"/>\n";
+    os << "<text x=\"" << num(L - 6) << "\" y=\"" << num(py(y) + 4) << "\" text-anchor=\"end\">"
+       << num(y) << "</text>\n";
+  }
+  os << "<rect x=\"" << num(L) << "\" y=\"" << num(T) << "\" width=\"" << num(R - L)
+     << "\" height=\"" << num(B - T) << "\" fill=\"none\" stroke=\"black\"/>\n";
+  os << "<text x=\"" << num((L + R) / 2) << "\" y=\"" << num(oy + H - 10)
+     << "\" text-anchor=\"middle\">" << svg_escape(panel.xlabel) << "</text>\n";
+  const double mid = (T + B) / 2, lx = ox + 14;
+  os << "<text x=\"" << num(lx) << "\" y=\"" << num(mid) << "\" text-anchor=\"middle\" transform=\"rotate(-90 "
+     << num(lx) << " " << num(mid) << ")\">" << svg_escape(panel.ylabel) << "</text>\n";
+
+  int row = 0;
+  for (const Series& s : panel.series) {
+    const char* dash = s.dashed ? "\" stroke-dasharray=\"6 4" : "";
+    os << "<polyline fill=\"none\" stroke=\"" << svg_escape(s.color) << dash
+       << "\" stroke-width=\"1.5\" points=\"";
+    for (auto [x, y] : s.points)
+      if (std::isfinite(x) && std::isfinite(y)) os << num(px(x)) << "," << num(py(y)) << " ";
+    os << "\"/>\n";
+    if (s.name.empty()) continue;
+    const double ly = T + 16 + 18 * row++;  // legend rows, top right inside the axes
+    os << "<line x1=\"" << num(R - 170) << "\" y1=\"" << num(ly - 4) << "\" x2=\"" << num(R - 146)
+       << "\" y2=\"" << num(ly - 4) << "\" stroke=\"" << svg_escape(s.color) << dash
+       << "\" stroke-width=\"2\"/>\n";
+    os << "<text x=\"" << num(R - 140) << "\" y=\"" << num(ly) << "\">" << svg_escape(s.name)
+       << "</text>\n";
+  }
+}
+
+std::string svg_open(int W, int H) {
   std::ostringstream os;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
      << "\" viewBox=\"0 0 " << W << " " << H << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   os << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  os << "<text x=\"" << W / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << svg_escape(title) << "</text>\n";
-  // grid and ticks
-  const double xs = nice_step(x0, x1, 6), ys = nice_step(y0, y1, 6);
-  for (double x = std::ceil(x0 / xs) * xs; x <= x1 + 1e-9 * xs; x += xs) {
-    os << "<line x1=\"" << num(px(x)) << "\" y1=\"" << T << "\" x2=\"" << num(px(x)) << "\" y2=\"" << H - B
-       << "\" stroke=\"#e5e5e5\"/>\n";
-    os << "<text x=\"" << num(px(x)) << "\" y=\"" << H - B + 16 << "\" text-anchor=\"middle\">" << num(x) << "</text>\n";
-  }
-  for (double y = std::ceil(y0 / ys) * ys; y <= y1 + 1e-9 * ys; y += ys) {
-    os << "<line x1=\"" << L << "\" y1=\"" << num(py(y)) << "\" x2=\"" << W - R << "\" y2=\"" << num(py(y))
-       << "\" stroke=\"#e5e5e5\"/>\n";
-    os << "<text x=\"" << L - 6 << "\" y=\"" << num(py(y) + 4) << "\" text-anchor=\"end\">" << num(y) << "</text>\n";
-  }
-  os << "<rect x=\"" << L << "\" y=\"" << T << "\" width=\"" << W - L - R << "\" height=\"" << H - T - B
-     << "\" fill=\"none\" stroke=\"black\"/>\n";
-  os << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 10 << "\" text-anchor=\"middle\">" << svg_escape(xlabel) << "</text>\n";
-  os << "<text x=\"14\" y=\"" << (T + H - B) / 2 << "\" text-anchor=\"middle\" transform=\"rotate(-90 14 "
-     << (T + H - B) / 2 << ")\">" << svg_escape(ylabel) << "</text>\n";
-  // series and legend
-  int row = 0;
-  for (const Series& s : series) {
-    os << "<polyline fill=\"none\" stroke=\"" << svg_escape(s.color) << "\" stroke-width=\"1.5\" points=\"";
-    for (auto [x, y] : s.points)
-      if (std::isfinite(x) && std::isfinite(y)) os << num(px(x)) << "," << num(py(y)) << " ";
-    os << "\"/>\n";
-    const double ly = T + 16 + 18 * row++;  // legend rows, top right inside the axes
-    os << "<line x1=\"" << W - R - 170 << "\" y1=\"" << ly - 4 << "\" x2=\"" << W - R - 150 << "\" y2=\""
-       << ly - 4 << "\" stroke=\"" << svg_escape(s.color) << "\" stroke-width=\"2\"/>\n";
-    os << "<text x=\"" << W - R - 144 << "\" y=\"" << ly << "\">" << svg_escape(s.name) << "</text>\n";
-  }
+  return os.str();
+}
+
+}  // namespace
+
+std::string line_plot_svg(const std::vector<Series>& series, const std::string& title,
+                          const std::string& xlabel, const std::string& ylabel, int W, int H) {
+  std::ostringstream os;
+  os << svg_open(W, H);
+  os << "<text x=\"" << W / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
+     << svg_escape(title) << "</text>\n";
+  draw_panel(os, {series, "", xlabel, ylabel}, 0, 0, W, H);
+  os << "</svg>\n";
+  return os.str();
+}
+
+std::string panels_svg(const std::vector<Panel>& panels, const std::string& title,
+                       int panel_width, int H) {
+  const int top = 24;  // room for the overall title above the panels' own
+  const int W = panel_width * int(std::max<size_t>(panels.size(), 1));
+  std::ostringstream os;
+  os << svg_open(W, H + top);
+  os << "<text x=\"" << W / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
+     << svg_escape(title) << "</text>\n";
+  for (size_t i = 0; i < panels.size(); ++i)
+    draw_panel(os, panels[i], double(i) * panel_width, top, panel_width, H);
   os << "</svg>\n";
   return os.str();
 }
