@@ -4,11 +4,13 @@
 #   make test-sanitize   the same in build-asan/ with AddressSanitizer + UBSan (CPU only:
 #                        ASan and the CUDA runtime do not mix)
 #   make debug           -O0 -g build with assertions in build-debug/ (for gdb)
+#   make compare-attention  the laptop GPT with softmax, linear_elu and linear_exp attention,
+#                        trained in turn, in one table and one picture (attic compare)
 #   make bench-peer      attic's training step and GEMMs against PyTorch 2's, 1 and 2 threads
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build shakespeare test test-sanitize debug bench-peer clean
+.PHONY: deps configure build shakespeare compare-attention test test-sanitize debug bench-peer clean
 
 deps:
 	@scripts/install-deps.sh
@@ -24,6 +26,11 @@ shakespeare: configure
 	@cmake --build build -j$(JOBS) --target attic_cli
 	./build/attic train config/shakespeare_char_cpu.cfg
 	./build/attic sample --out_dir=out-shakespeare-char-cpu --num_samples=3 --max_new_tokens=300
+
+# config/compare_attention.cfg: three runs of 2000 iterations into out-compare-attention/.
+compare-attention: configure
+	@cmake --build build -j$(JOBS) --target attic_cli
+	./build/attic compare config/compare_attention.cfg
 
 test: build
 	cd build && ctest --output-on-failure -j$(JOBS)

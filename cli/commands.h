@@ -12,5 +12,6 @@ int sample(const std::vector<std::string>& args);
 int eval(const std::vector<std::string>& args);
 int bench(const std::vector<std::string>& args);
 int seq2seq(const std::vector<std::string>& args);  // cli/seq2seq.cpp
+int compare(const std::vector<std::string>& args);  // cli/compare.cpp
 
 }  // namespace attic::cli

@@ -3,6 +3,7 @@
 //   attic train config/shakespeare_char_cpu.cfg --max_iters=500
 //   attic sample --out_dir=out-shakespeare-char-cpu --start="ROMEO:"
 //   attic eval --out_dir=out-shakespeare-char-cpu
+//   attic compare config/compare_attention.cfg
 #include <iostream>
 #include <string>
 #include <vector>
@@ -18,9 +19,11 @@ const char* kUsage =
     "  train    train the GPT (attic train --help lists the keys)\n"
     "  sample   generate text from a checkpoint\n"
     "  eval     print a checkpoint's train and val loss\n"
-    "  bench    time the GEMM (attic bench gemm), a training step (attic bench train) or\n"
-    "           softmax vs linear attention (attic bench attention)\n"
-    "  seq2seq  train an encoder-decoder on the copy or reverse task\n";
+    "  bench    time the GEMM (attic bench gemm), a training step (attic bench train),\n"
+    "           softmax vs linear attention (attic bench attention) or generation with\n"
+    "           and without the attentions' caches (attic bench sample)\n"
+    "  seq2seq  train an encoder-decoder on the copy or reverse task\n"
+    "  compare  train several runs of one config (attic compare CONFIG) and plot them together\n";
 
 // One line, whatever the message holds.
 std::string one_line(std::string s) {
@@ -45,6 +48,7 @@ int main(int argc, char** argv) {
     if (command == "eval") return attic::cli::eval(args);
     if (command == "bench") return attic::cli::bench(args);
     if (command == "seq2seq") return attic::cli::seq2seq(args);
+    if (command == "compare") return attic::cli::compare(args);
     std::cerr << "attic: unknown command '" << command << "'\n" << kUsage;
     return 2;
   } catch (const attic::Error& e) {

@@ -11,13 +11,13 @@
 
 namespace attic::cli {
 
-static std::string trim(const std::string& s) {
+std::string trim_blanks(const std::string& s) {
   const size_t a = s.find_first_not_of(" \t\r");
   if (a == std::string::npos) return "";
   return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
 }
 
-static std::string unquote(const std::string& s) {
+std::string unquote(const std::string& s) {
   if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
     return s.substr(1, s.size() - 2);
   return s;
@@ -103,13 +103,13 @@ Options Options::only(const std::vector<std::string>& keys) const {
 }
 
 void Options::set(const std::string& key, const std::string& value) {
-  at(key).parse(unquote(trim(value)));
+  at(key).parse(unquote(trim_blanks(value)));
   assigned_.emplace_back(key, value);
 }
 
 // Cuts a '#' comment off a "key = value" line. A value in quotes may hold '#' (a path):
 // there the comment can only start after the last quote of the line.
-static std::string strip_comment(const std::string& line) {
+std::string strip_comment(const std::string& line) {
   const size_t eq = line.find('=');
   size_t from = 0;
   if (eq != std::string::npos && line.find('#') > eq) {
@@ -126,11 +126,11 @@ void Options::load_text(const std::string& text, const std::string& source, std:
   std::istringstream in(text);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
-    line = trim(strip_comment(line));
+    line = trim_blanks(strip_comment(line));
     if (line.empty()) continue;
     const size_t eq = line.find('=');
     ATTIC_CHECK(eq != std::string::npos, source, ":", n, ": expected 'key = value', got '", line, "'");
-    const std::string key = trim(line.substr(0, eq));
+    const std::string key = trim_blanks(line.substr(0, eq));
     try {
       set(key, line.substr(eq + 1));
     } catch (const Error& e) {

@@ -72,6 +72,11 @@ class Options {
   std::vector<std::pair<std::string, std::string>> assigned_;
 };
 
+// The pieces of a config line, for other readers of config-like files (cli/compare_config.cpp).
+std::string trim_blanks(const std::string& s);     // without spaces, tabs and '\r' around it
+std::string unquote(const std::string& s);         // "x" or 'x' -> x; anything else as it is
+std::string strip_comment(const std::string& line);  // the text before a '#' comment
+
 // "true", "True", "1" / "false", "False", "0"; anything else throws.
 bool parse_bool(const std::string& key, const std::string& text);
 

@@ -1,0 +1,98 @@
+#include "cli/compare_report.h"
+
+#include <cstdio>
+
+#include "cli/run_result_json.h"
+#include "tensor/memory.h"
+#include "util/atomic_file.h"
+#include "viz/line_plot.h"
+
+namespace attic::cli {
+
+namespace {
+
+// A loss with four decimals, or "-" when the run never evaluated.
+std::string loss_text(const RunResult& r, bool val) {
+  if (r.evals.empty()) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", val ? r.evals.back().val : r.evals.back().train);
+  return buf;
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+// Matplotlib's first eight colors ("tab10"): distinct in print and for most color vision.
+const char* color(size_t i) {
+  static const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                  "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+  return kColors[i % 8];
+}
+
+}  // namespace
+
+std::string compare_markdown(const std::vector<CompareRow>& rows, const std::string& title) {
+  std::string md = "# " + title + "\n\n"
+                   "| run | attention | params | final train | final val | best val | ms/iter | "
+                   "tokens/s | peak memory |\n"
+                   "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const CompareRow& row : rows) {
+    const RunResult& r = row.result;
+    md += "| " + row.name + " | " + row.attention + " | " + fixed(double(r.params) / 1e6, 2) +
+          "M | " + loss_text(r, false) + " | " + loss_text(r, true) + " | " +
+          (r.evals.empty() ? "-" : fixed(r.best_val, 4)) + " | " + fixed(r.ms_per_iter, 2) +
+          " | " + fixed(r.tokens_per_s, 0) + " | " + format_mib(r.peak_bytes) + " (" +
+          r.device + ") |\n";
+  }
+  md += "\nfinal: the last eval, at the run's last iteration; ms/iter: the mean training step, "
+        "evaluation excluded; peak memory: the most bytes attic's allocator held at once.\n";
+  return md;
+}
+
+json::Value compare_json(const std::vector<CompareRow>& rows, const std::string& title) {
+  json::Value::Array runs;
+  for (const CompareRow& row : rows) {
+    json::Value v = to_json(row.result);
+    v.as_object()["name"] = row.name;
+    v.as_object()["attention"] = row.attention;
+    if (!row.result.evals.empty()) {
+      v.as_object()["final_train"] = row.result.evals.back().train;
+      v.as_object()["final_val"] = row.result.evals.back().val;
+    }
+    runs.push_back(std::move(v));
+  }
+  return json::Value::Object{{"title", title}, {"runs", std::move(runs)}};
+}
+
+std::string compare_svg(const std::vector<CompareRow>& rows, const std::string& title) {
+  viz::Panel by_iter{{}, "loss by iteration", "iteration", "loss"};
+  viz::Panel by_time{{}, "loss by training time", "training time (s)", "loss"};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    viz::Series train_i{rows[i].name + " train", color(i), {}, /*dashed=*/true};
+    viz::Series val_i{rows[i].name + " val", color(i), {}};
+    viz::Series train_t = train_i, val_t = val_i;
+    for (const EvalPoint& e : rows[i].result.evals) {
+      train_i.points.emplace_back(double(e.iter), e.train);
+      val_i.points.emplace_back(double(e.iter), e.val);
+      train_t.points.emplace_back(e.seconds, e.train);
+      val_t.points.emplace_back(e.seconds, e.val);
+    }
+    by_iter.series.push_back(std::move(train_i));
+    by_iter.series.push_back(std::move(val_i));
+    by_time.series.push_back(std::move(train_t));
+    by_time.series.push_back(std::move(val_t));
+  }
+  return viz::panels_svg({by_iter, by_time}, title);
+}
+
+void write_compare_report(const std::string& out_dir, const std::vector<CompareRow>& rows,
+                          const std::string& title) {
+  util::write_file_atomic(out_dir + "/compare.md", compare_markdown(rows, title));
+  util::write_file_atomic(out_dir + "/compare.json", json::dump(compare_json(rows, title)) + "\n");
+  util::write_file_atomic(out_dir + "/compare.svg", compare_svg(rows, title));
+}
+
+}  // namespace attic::cli
