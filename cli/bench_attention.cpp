@@ -1,7 +1,6 @@
 #include "cli/bench_attention.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -9,20 +8,9 @@
 #include "cli/bench_timer.h"
 #include "nn/attention/linear_attention.h"
 #include "nn/attention/multi_head_attention.h"
-#include "tensor/cpu/cpu_backend.h"
 #include "tensor/threads.h"
 
 namespace attic::cli {
-
-namespace {
-
-
-struct Row {
-  double fwd = 0, fwd_bwd = 0;
-  size_t peak = 0;
-};
-
-}  // namespace
 
 int bench_attention(int64_t max_n, int64_t softmax_max_n, int64_t threads, bool json) {
   ATTIC_CHECK(max_n >= 256 && softmax_max_n >= 0, "bench attention: max_n must be >= 256 and "
@@ -52,25 +40,15 @@ int bench_attention(int64_t max_n, int64_t softmax_max_n, int64_t threads, bool 
                 "peak MiB", "t(2n)/t(n)");
   }
   for (const Variant& v : variants) {
-    std::map<int64_t, Row> rows;
+    std::map<int64_t, FwdBwd> rows;
     for (int64_t n = 256; n <= max_n; n *= 2) {
       if (v.attn->name() == "softmax" && n > softmax_max_n) break;
       Tensor x = randn({1, n, d}).requires_grad_();
-      Row r;
-      r.fwd = best_seconds([&] {
-        NoGradGuard no_grad;
-        (void)v.attn->forward(x, x, x, Tensor(), v.causal);
-      }, 0, 0.05);
-      auto fb = [&] {
-        sum(v.attn->forward(x, x, x, Tensor(), v.causal)).backward();
-        x.set_grad({});
-        v.attn->zero_grad();
-      };
-      r.fwd_bwd = best_seconds(fb, 0, 0.05);
-      const size_t base = cpu::live_bytes();
-      cpu::reset_peak_bytes();
-      fb();
-      r.peak = cpu::peak_bytes() - base;
+      const FwdBwd r = time_fwd_bwd([&] { return v.attn->forward(x, x, x, Tensor(), v.causal); },
+                                    [&] {
+                                      x.set_grad({});
+                                      v.attn->zero_grad();
+                                    });
       const bool has_prev = rows.count(n / 2) > 0;
       const double growth = has_prev ? r.fwd_bwd / rows[n / 2].fwd_bwd : 0.0;
       rows[n] = r;

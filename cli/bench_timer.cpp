@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "autograd/grad_mode.h"
+#include "tensor/cpu/cpu_backend.h"
+
 namespace attic::cli {
 
 double best_seconds(const std::function<void()>& f, int runs, double min_run) {
@@ -19,6 +22,24 @@ double best_seconds(const std::function<void()>& f, int runs, double min_run) {
     best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count() / reps);
   }
   return best;
+}
+
+FwdBwd time_fwd_bwd(const std::function<Tensor()>& forward, const std::function<void()>& clear) {
+  FwdBwd r;
+  r.fwd = best_seconds([&] {
+    NoGradGuard no_grad;
+    (void)forward();
+  }, 0, 0.05);
+  auto fb = [&] {
+    sum(forward()).backward();
+    clear();
+  };
+  r.fwd_bwd = best_seconds(fb, 0, 0.05);
+  const size_t base = cpu::live_bytes();
+  cpu::reset_peak_bytes();
+  fb();
+  r.peak = cpu::peak_bytes() - base;
+  return r;
 }
 
 }  // namespace attic::cli

@@ -90,8 +90,9 @@ int compare(const std::vector<std::string>& args) {
       v.as_object()["config"] = config;
       util::write_file_atomic(cfg.out_dir + "/result.json", json::dump(v) + "\n");
     }
-    const std::string attention =
-        cfg.attention + (cfg.attention_options.empty() ? "" : "(" + cfg.attention_options + ")");
+    const std::string options = cfg.block_attention_options();
+    const std::string attention = (cfg.model == "gpt" ? "" : cfg.model + " LM, ") +
+                                  cfg.block_attention() + (options.empty() ? "" : "(" + options + ")");
     rows.push_back({c.runs[i].name, attention, std::move(*result)});
     write_compare_report(c.out_dir, rows, title);
   }

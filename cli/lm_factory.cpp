@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "models/elita.h"
 #include "models/gpt.h"
 #include "models/transformer/pooled_lm.h"
 
@@ -17,7 +18,7 @@ class Adapter : public TrainableLM {
   nn::Module& module() override { return model; }
   Tensor generate(const Tensor& idx, int64_t n, double temperature, int64_t top_k,
                   Generator* gen, bool use_cache) override {
-    if constexpr (std::is_same_v<Model, models::GPT>)
+    if constexpr (!std::is_same_v<Model, models::PooledLM>)
       return model.generate(idx, n, temperature, top_k, gen, use_cache);
     else  // the pooled LM attends across its window both ways: no state to carry
       return model.generate(idx, n, temperature, top_k, gen);
@@ -46,6 +47,13 @@ class PooledLMAdapter final : public Adapter<models::PooledLM, models::PooledLMC
   int64_t reported_params() const override { return model.num_parameters(); }
 };
 
+class ElitaAdapter final : public Adapter<models::elita::ElitaLM, models::elita::ElitaConfig> {
+ public:
+  using Adapter::Adapter;
+  Tensor loss(const Tensor& x, const Tensor& y) override { return model.forward(x, y).loss; }
+  int64_t reported_params() const override { return model.num_parameters(); }
+};
+
 }  // namespace
 
 std::unique_ptr<TrainableLM> make_lm(const TrainConfig& cfg, int64_t vocab_size) {
@@ -60,6 +68,7 @@ std::unique_ptr<TrainableLM> make_lm(const TrainConfig& cfg, int64_t vocab_size)
     c.attention = cfg.attention;
     return std::make_unique<PooledLMAdapter>(c);
   }
+  if (cfg.model == "elita") return std::make_unique<ElitaAdapter>(cfg.elita_config(vocab_size));
   return std::make_unique<GptLM>(cfg.model_config(vocab_size));
 }
 

@@ -33,7 +33,7 @@ int seq2seq(const std::vector<std::string>& args) {
   opts.bind("n_head", o.model.n_head);
   opts.bind("n_embd", o.model.n_embd);
   opts.bind("hidden", o.model.hidden, "feed-forward width");
-  opts.bind("attention", attention, "softmax, linear_elu or linear_exp");
+  opts.bind("attention", attention, "an attention with a q, k, v form: softmax, linear_elu or linear_exp");
   opts.bind("seed", seed);
   opts.bind("threads", threads, "CPU threads (0: all)");
   if (!parse_command_line(opts, args, "usage: attic seq2seq [--key=value ...]", std::cout)) return 0;

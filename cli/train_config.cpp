@@ -1,7 +1,11 @@
 #include "cli/train_config.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "data/text_dataset.h"
 #include "nn/attention/registry.h"
+#include "optim/schedule.h"
 #include "tensor/error.h"
 
 namespace attic::cli {
@@ -18,13 +22,19 @@ void TrainConfig::bind(Options& o) {
   o.bind("gradient_accumulation_steps", gradient_accumulation_steps, "micro-batches per step");
   o.bind("batch_size", batch_size, "B");
   o.bind("block_size", block_size, "T, the context length", KeyKind::Model);
-  o.bind("model", model, "gpt or pooled_lm (block_size is then the window L)", KeyKind::Model);
+  o.bind("model", model, "gpt, pooled_lm (block_size is then the window L) or elita", KeyKind::Model);
   o.bind("attention", attention, "every block's attention: " + nn::attention_names(), KeyKind::Model);
   o.bind("attention_options", attention_options,
          "the attention's own options, \"key=value,...\" (none for softmax and linear)", KeyKind::Model);
   o.bind("n_layer", n_layer, "", KeyKind::Model);
   o.bind("n_head", n_head, "", KeyKind::Model);
   o.bind("n_embd", n_embd, "C", KeyKind::Model);
+  o.bind("elita_numerics", elita_numerics, "stable (exact) or clip (the original's ±20)", KeyKind::Model);
+  o.bind("elita_positions", elita_positions, "relative (i/(N−1), the original's) or absolute "
+         "(i/(block_size−1))", KeyKind::Model);
+  o.bind("elita_att_w", elita_att_w, "ELiTA's value width A (0: n_embd / n_head)", KeyKind::Model);
+  o.bind("elita_pos_w", elita_pos_w, "ELiTA's sinusoids per position part P", KeyKind::Model);
+  o.bind("elita_ff", elita_ff, "FeedForward2's factor F (model = elita)", KeyKind::Model);
   o.bind("dropout", dropout);
   o.bind("bias", bias, "biases in Linear and LayerNorm", KeyKind::Model);
   o.bind("learning_rate", learning_rate, "peak learning rate");
@@ -33,7 +43,9 @@ void TrainConfig::bind(Options& o) {
   o.bind("beta1", beta1);
   o.bind("beta2", beta2);
   o.bind("grad_clip", grad_clip, "clip the global gradient norm (0: off)");
-  o.bind("decay_lr", decay_lr, "warmup then cosine decay");
+  o.bind("decay_lr", decay_lr, "follow lr_schedule (false: constant learning_rate)");
+  o.bind("lr_schedule", lr_schedule, "cosine (warmup then cosine decay) or inverse_sqrt "
+         "(learning_rate · min(1, √(warmup_iters / step)))");
   o.bind("warmup_iters", warmup_iters);
   o.bind("lr_decay_iters", lr_decay_iters);
   o.bind("min_lr", min_lr);
@@ -47,10 +59,36 @@ void TrainConfig::bind(Options& o) {
 void TrainConfig::validate() const {
   ATTIC_CHECK(init_from == "scratch" || init_from == "resume",
               "init_from must be scratch or resume, got '", init_from, "'");
-  ATTIC_CHECK(model == "gpt" || model == "pooled_lm", "model must be gpt or pooled_lm, got '", model, "'");
+  ATTIC_CHECK(model == "gpt" || model == "pooled_lm" || model == "elita",
+              "model must be gpt, pooled_lm or elita, got '", model, "'");
   (void)nn::find_attention(attention);  // throws for a name it does not know, listing the known ones
   ATTIC_CHECK(model == "gpt" || attention_options.empty(), "attention_options: the ", model,
               " model's attentions take no options, got '", attention_options, "'");
+  ATTIC_CHECK(model != "elita" || attention == "softmax" || attention == "elita",
+              "model elita has ELiTA's attention in every block; attention = ", attention,
+              " needs model gpt");
+  const bool elita = block_attention() == "elita";
+  ATTIC_CHECK(!elita || attention_options.empty(), "attention elita takes its options from "
+              "elita_numerics, elita_positions, elita_att_w and elita_pos_w, not attention_options ('",
+              attention_options, "')");
+  const TrainConfig d;
+  ATTIC_CHECK(elita || (elita_numerics == d.elita_numerics && elita_positions == d.elita_positions &&
+                        elita_att_w == d.elita_att_w && elita_pos_w == d.elita_pos_w),
+              "the elita_* keys need model = elita or attention = elita (model is ", model,
+              ", attention ", attention, ")");
+  ATTIC_CHECK(model == "elita" || elita_ff == d.elita_ff, "elita_ff needs model = elita, got model ", model);
+  if (elita) {
+    (void)models::elita::parse_numerics(elita_numerics);
+    (void)models::elita::parse_positions(elita_positions);
+    ATTIC_CHECK(elita_att_w >= 0 && elita_pos_w > 0 && elita_ff > 0,
+                "need elita_att_w >= 0, elita_pos_w > 0 and elita_ff > 0, got ", elita_att_w, ", ",
+                elita_pos_w, " and ", elita_ff);
+  }
+  ATTIC_CHECK(lr_schedule == "cosine" || lr_schedule == "inverse_sqrt",
+              "lr_schedule must be cosine or inverse_sqrt, got '", lr_schedule, "'");
+  ATTIC_CHECK(lr_schedule != "inverse_sqrt" || warmup_iters > 0,
+              "lr_schedule inverse_sqrt needs warmup_iters > 0 (the step where the decay starts), got ",
+              warmup_iters);
   ATTIC_CHECK(device == "cpu" || device == "cuda", "device must be cpu or cuda, got '", device, "'");
   ATTIC_CHECK(eval_interval > 0 && log_interval > 0 && eval_iters > 0,
               "eval_interval, log_interval and eval_iters must be positive");
@@ -91,10 +129,44 @@ models::GPTConfig TrainConfig::model_config(int64_t vocab_size) const {
   c.n_embd = n_embd;
   c.dropout = dropout;
   c.bias = bias;
-  c.attention = attention;
-  c.attention_options = attention_options;
+  c.attention = block_attention();
+  c.attention_options = block_attention_options();
   c.validate();
   return c;
+}
+
+models::elita::ElitaConfig TrainConfig::elita_config(int64_t vocab_size) const {
+  models::elita::ElitaConfig c;
+  c.vocab_size = vocab_size;
+  c.block_size = block_size;
+  c.n_layer = n_layer;
+  c.n_head = n_head;
+  c.n_embd = n_embd;
+  c.att_w = elita_att_w;
+  c.pos_w = elita_pos_w;
+  c.ff_factor = elita_ff;
+  c.numerics = models::elita::parse_numerics(elita_numerics);
+  c.positions = models::elita::parse_positions(elita_positions);
+  c.dropout = dropout;
+  c.validate();
+  return c;
+}
+
+std::string TrainConfig::block_attention() const { return model == "elita" ? "elita" : attention; }
+
+std::string TrainConfig::block_attention_options() const {
+  if (block_attention() != "elita") return attention_options;
+  const int64_t A = elita_att_w > 0 ? elita_att_w : n_embd / std::max<int64_t>(n_head, 1);
+  return nn::AttentionArgs::parse("att_w=" + std::to_string(A) + ",numerics=" + elita_numerics +
+                                  ",pos_w=" + std::to_string(elita_pos_w) +
+                                  ",positions=" + elita_positions).str();
+}
+
+double TrainConfig::lr_at(int64_t iter) const {
+  if (!decay_lr) return learning_rate;
+  if (lr_schedule == "inverse_sqrt")
+    return optim::inverse_sqrt(iter + 1, learning_rate, learning_rate * std::sqrt(double(warmup_iters)));
+  return optim::cosine_with_warmup(iter, learning_rate, min_lr, warmup_iters, lr_decay_iters);
 }
 
 std::string TrainConfig::dataset_path() const {

@@ -7,6 +7,7 @@
 
 #include "cli/checkpoint.h"
 #include "cli/options.h"
+#include "models/elita/config.h"
 #include "models/gpt/config.h"
 
 namespace attic::cli {
@@ -26,7 +27,7 @@ struct TrainConfig {
   int64_t batch_size = 12;
   int64_t block_size = 1024;
   // model
-  std::string model = "gpt";         // or pooled_lm (cli/lm_factory.h)
+  std::string model = "gpt";         // or pooled_lm or elita (cli/lm_factory.h)
   std::string attention = "softmax";      // every block's: a name from nn/attention/registry.h
   std::string attention_options = "";    // its own options, "key=value,..."
   int64_t n_layer = 12;
@@ -34,6 +35,12 @@ struct TrainConfig {
   int64_t n_embd = 768;
   double dropout = 0.0;
   bool bias = false;
+  // ELiTA's options, for model = elita or attention = elita (models/elita/)
+  std::string elita_numerics = "stable";     // or clip, the original's
+  std::string elita_positions = "relative";  // or absolute
+  int64_t elita_att_w = 0;                   // A; 0: n_embd / n_head
+  int64_t elita_pos_w = 16;                  // P
+  int64_t elita_ff = 8;                      // F of FeedForward2 (model = elita)
   // AdamW
   double learning_rate = 6e-4;
   int64_t max_iters = 600000;
@@ -43,6 +50,7 @@ struct TrainConfig {
   double grad_clip = 1.0;  // 0 disables clipping
   // learning-rate schedule
   bool decay_lr = true;
+  std::string lr_schedule = "cosine";  // or inverse_sqrt (optim/schedule.h)
   int64_t warmup_iters = 2000;
   int64_t lr_decay_iters = 600000;
   double min_lr = 6e-5;
@@ -63,6 +71,18 @@ struct TrainConfig {
   // Range checks that no single key can express; throws attic::Error.
   void validate() const;
   models::GPTConfig model_config(int64_t vocab_size) const;
+  // The attention every block holds and its options, as checkpoints record them: elita
+  // for model = elita, with the elita_* keys as its options.
+  std::string block_attention() const;
+  // model = elita's config (cfg.validate() has checked the names).
+  models::elita::ElitaConfig elita_config(int64_t vocab_size) const;
+  std::string block_attention_options() const;
+  // The learning rate of iteration iter (from 0): learning_rate without decay_lr; with it,
+  // nanoGPT's get_lr (linear warmup, then cosine decay to min_lr), or inverse_sqrt:
+  // learning_rate up to warmup_iters, then learning_rate · √(warmup_iters / step) with steps
+  // counted from 1, which at learning_rate 1e-3 and warmup_iters 100 is ELiTA's
+  // min(1e-3, 1e-2/√step).
+  double lr_at(int64_t iter) const;
   // The text file to read: dataset, or the shipped Shakespeare when it is empty.
   std::string dataset_path() const;
 };

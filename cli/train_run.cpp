@@ -65,19 +65,12 @@ void resume(const TrainConfig& cfg, const TextDataset& data, nn::Module& model,
   ATTIC_CHECK(ckpt.vocabulary == data.tokenizer().vocabulary(), "resume: the checkpoint in ",
               cfg.out_dir, " was trained on a different vocabulary than ",
               cfg.dataset_path());
-  load_model(cfg.out_dir, model, cfg.attention, cfg.attention_options);
+  load_model(cfg.out_dir, model, cfg.block_attention(), cfg.block_attention_options());
   load_optimizer(cfg.out_dir, opt, ckpt.iter_num);
   default_generator().set_state(ckpt.rng);
   s.iter = ckpt.iter_num;
   s.best_val = ckpt.best_val_loss;
   std::cout << "resuming from " << model_path(cfg.out_dir) << " at iteration " << s.iter << "\n";
-}
-
-// nanoGPT's get_lr: linear warmup, then cosine decay to min_lr.
-double get_lr(const TrainConfig& cfg, int64_t iter) {
-  if (!cfg.decay_lr) return cfg.learning_rate;
-  return optim::cosine_with_warmup(iter, cfg.learning_rate, cfg.min_lr, cfg.warmup_iters,
-                                   cfg.lr_decay_iters);
 }
 
 // Every eval_interval iterations: estimate_loss, log it, redraw loss.svg, and checkpoint
@@ -101,8 +94,8 @@ void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const 
     if (s.iter > 0) {
       save_checkpoint(cfg.out_dir, lm.module(), opt,
                       {.config = opts.dump(),
-                       .attention = cfg.attention,
-                       .attention_options = cfg.attention_options,
+                       .attention = cfg.block_attention(),
+                       .attention_options = cfg.block_attention_options(),
                        .vocabulary = data.tokenizer().vocabulary(),
                        .iter_num = s.iter,
                        .best_val_loss = s.best_val,
@@ -185,7 +178,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   const auto start = Clock::now();
   const int64_t first_iter = s.iter;
   for (;; ++s.iter) {
-    optim::set_lr(opt, get_lr(cfg, s.iter));
+    optim::set_lr(opt, cfg.lr_at(s.iter));
     if (s.iter % cfg.eval_interval == 0) {
       if (live) std::cerr << "\r\033[K" << std::flush;
       evaluate_and_checkpoint(cfg, opts, data, *lm, opt, device, s);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include "nn/module.h"
 #include "ops/ops.h"
@@ -21,5 +22,40 @@ Tensor generate_tokens(nn::Module& model, const Tensor& idx, int64_t n, int64_t 
                        double temperature,
                        int64_t top_k, Generator& gen,
                        const std::function<Tensor(const Tensor&)>& next_logits);
+
+// generate_tokens for a model that may decode incrementally (GPT, ElitaLM): Model has
+// start_decoding() -> optional<State>, step(State&, idx [B, t]) -> logits [B, 1, V], and
+// forward(idx [B, T]).logits -> [B, 1, V]. With use_cache the prompt goes through step()
+// at once and then each new token alone; once the text outgrows block_size the crop moves
+// every position, nothing cached holds, and each token recomputes its window, as nanoGPT
+// does for every token. Without a state (start_decoding() gives nullopt) it recomputes
+// from the start. The tokens drawn are the same either way.
+template <class Model>
+Tensor generate_incremental(Model& model, const Tensor& idx, int64_t n, int64_t block_size,
+                            int64_t vocab_size, double temperature, int64_t top_k, Generator& gen,
+                            bool use_cache) {
+  const int64_t B = idx.size(0);
+  std::optional<typename decltype(model.start_decoding())::value_type> state;
+  bool started = false, sliding = false;
+  // ctx [B, T] (cropped to block_size) -> logits [B, V] of the token after it
+  auto next_logits = [&](const Tensor& ctx) {
+    const int64_t T = ctx.size(1);
+    if (use_cache && !sliding) {
+      if (!started) {
+        started = true;
+        if (auto s = model.start_decoding()) {
+          state.emplace(std::move(*s));
+          return model.step(*state, ctx).view({B, vocab_size});  // the prompt, all at once
+        }
+      } else if (state && T == state->length + 1) {
+        return model.step(*state, ctx.narrow(1, T - 1, 1)).view({B, vocab_size});  // one token
+      } else if (state) {
+        sliding = true;  // the crop dropped the first token: every position moved
+      }
+    }
+    return model.forward(ctx).logits.view({B, vocab_size});  // the last position only
+  };
+  return generate_tokens(model, idx, n, block_size, temperature, top_k, gen, next_logits);
+}
 
 }  // namespace attic::models

@@ -47,6 +47,19 @@ void xavier_uniform_(Tensor& t, double gain, Generator* gen) {
   uniform_(t, -a, a, gen);
 }
 
+std::pair<int64_t, int64_t> keras_fans(const Tensor& t) {
+  ATTIC_CHECK(t.dim() >= 2, "init: Keras fans need a tensor of at least 2 dims, got ", str(t.shape()));
+  int64_t receptive = 1;
+  for (int64_t d = 0; d + 2 < t.dim(); ++d) receptive *= t.size(d);
+  return {t.size(-2) * receptive, t.size(-1) * receptive};
+}
+
+void keras_glorot_uniform_(Tensor& t, Generator* gen) {
+  auto [in, out] = keras_fans(t);
+  const double a = std::sqrt(6.0 / double(in + out));
+  uniform_(t, -a, a, gen);
+}
+
 void xavier_normal_(Tensor& t, double gain, Generator* gen) {
   auto [in, out] = fans(t);
   normal_(t, 0.0, gain * std::sqrt(2.0 / double(in + out)), gen);

@@ -5,15 +5,16 @@ namespace attic {
 
 namespace {
 
-// x_j reaches every y_i with i >= j, so dx_i = Σ_{j>=i} g_j, a prefix sum taken from the
-// end. Without a flip op it is written with forward prefix sums:
-//   Σ_{j>=i} g_j = Σ_j g_j − Σ_{j<=i} g_j + g_i = sum(g) − cumsum(g)_i + g_i.
-// (The subtraction loses digits in float32 where the suffix sum is small next to sum(g).)
+// x_j reaches every y_i with i >= j, so dx_i = Σ_{j>=i} g_j: a prefix sum taken from the
+// end, which is decayed_cumsum with r = 1 run in reverse. (Writing it as
+// sum(g) − cumsum(g)_i + g_i instead loses every digit in float32 where the suffix sum is
+// small next to sum(g), as under ELiTA's e^20 weights.)
 struct CumsumBackward final : autograd::Node {
   int64_t dim;
   const char* name() const override { return "CumsumBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
-    return {sum(g, {dim}, /*keepdim=*/true) - cumsum(g, dim) + g};
+    const Tensor one = ones({1}, TensorOptions(g.dtype()).device(g.device()));
+    return {decayed_cumsum(g, one, dim, /*reverse=*/true)};
   }
 };
 

@@ -138,30 +138,10 @@ Tensor GPT::step(DecodeState& state, const Tensor& idx) {
   return lm_head->forward(ln_f->forward(x.narrow(1, t - 1, 1)));  // [B, 1, V]
 }
 
-Tensor GPT::generate(const Tensor& idx_in, int64_t max_new_tokens, double temperature,
+Tensor GPT::generate(const Tensor& idx, int64_t max_new_tokens, double temperature,
                      int64_t top_k, Generator* gen, bool use_cache) {
-  const int64_t B = idx_in.size(0), V = config.vocab_size;
-  std::optional<DecodeState> state;  // made at the first token, if every attention has one
-  bool started = false;
-  bool sliding = false;              // the text outgrew block_size: no state from then on
-  // ctx [B, T] (already cropped to block_size) -> logits [B, V] of the token after it
-  auto next_logits = [&](const Tensor& ctx) {
-    const int64_t T = ctx.size(1);
-    if (use_cache && !sliding) {
-      if (!started) {
-        started = true;
-        state = start_decoding();
-        if (state) return step(*state, ctx).view({B, V});  // the prompt, all at once
-      } else if (state && T == state->length + 1) {
-        return step(*state, ctx.narrow(1, T - 1, 1)).view({B, V});  // one new token
-      } else if (state) {
-        sliding = true;  // the crop dropped the first token: every position moved
-      }
-    }
-    return forward(ctx).logits.view({B, V});  // [B, 1, V]: the last position only
-  };
-  return generate_tokens(*this, idx_in, max_new_tokens, config.block_size, temperature, top_k,
-                         gen ? *gen : default_generator(), next_logits);
+  return generate_incremental(*this, idx, max_new_tokens, config.block_size, config.vocab_size,
+                              temperature, top_k, gen ? *gen : default_generator(), use_cache);
 }
 
 int64_t GPT::num_params_non_embedding() const { return num_parameters() - wpe->weight.numel(); }

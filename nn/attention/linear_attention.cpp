@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "nn/attention/keep_mask.h"
+#include "nn/attention/running_max.h"
 
 namespace attic::nn {
 
@@ -17,18 +18,6 @@ Tensor normalize(const Tensor& num, const Tensor& den) { return num / (den + eq(
 // x [B, T, W] -> [B, 1, 1], the largest element of each batch item (no gradient)
 Tensor max_per_item(const Tensor& x) {
   return max(max(x.detach(), 2, true).values, 1, true).values;
-}
-
-// x [B, T, W] -> [B, T, 1]: m_t = the largest element of x_0 .. x_t (no gradient). attic has
-// no prefix-max op; the B·T row maxima go through the host, which is cheap next to the rest.
-Tensor running_max_per_item(const Tensor& x) {
-  const Tensor rows = max(x.detach(), 2, true).values;  // [B, T, 1]
-  const int64_t B = rows.size(0), T = rows.size(1);
-  std::vector<double> m = rows.to_vector<double>();
-  for (int64_t b = 0; b < B; ++b)
-    for (int64_t t = 1; t < T; ++t)
-      m[size_t(b * T + t)] = std::max(m[size_t(b * T + t)], m[size_t(b * T + t - 1)]);
-  return from_vector(m, {B, T, 1}).to(x.dtype()).to(x.device());
 }
 
 }  // namespace
@@ -86,7 +75,7 @@ Tensor linear_attention(const Tensor& qp, const Tensor& kp, const Tensor& vp, in
     // earlier e^(k − c) to 0. Key j enters the sums as e^(k_j − m_j); see below.
     qf = exp(qp - max(qp.detach(), -1, true).values);
     if (causal) {
-      m = running_max_per_item(kp);
+      m = running_max(max(kp.detach(), 2, true).values, 1);  // [B, T, 1]
       kf = exp(kp - m);
     } else {
       kf = exp(kp - max_per_item(kp));

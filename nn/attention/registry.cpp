@@ -1,5 +1,6 @@
 #include "nn/attention/registry.h"
 
+#include "models/elita/attention2.h"
 #include "nn/attention/causal_linear_attention.h"
 #include "nn/attention/causal_self_attention.h"
 #include "nn/attention/linear_attention.h"
@@ -35,6 +36,9 @@ std::vector<AttentionEntry>& entries() {
        linear_mixer<FeatureMap::EluPlusOne>, linear_qkv<FeatureMap::EluPlusOne>},
       {"linear_exp", "the same with φ = exp (Shen et al. 2021)", "",
        linear_mixer<FeatureMap::Exp>, linear_qkv<FeatureMap::Exp>},
+      {"elita",
+       "softmax over {d_i} ∪ {r_i + s_j : j ≤ i} as prefix sums (acosharma/elita-transformer)",
+       "att_w, pos_w, numerics, positions", mixer<models::elita::Attention2>, nullptr},
   };
   return all;
 }

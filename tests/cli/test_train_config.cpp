@@ -1,5 +1,7 @@
 // TrainConfig::from_checkpoint: what `attic train --init_from=resume`, `attic eval` and
 // `attic sample` read back from a checkpoint.
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "helpers.h"
@@ -74,4 +76,67 @@ TEST_CASE("from_checkpoint: a given setting overrides, a given model key must ag
   info.config += "no_such_key = 1\n";
   CHECK(error_message([&] { (void)TrainConfig::from_checkpoint(info, "here"); })
             .find("the config in here/ckpt.safetensors:") == 0);
+}
+
+TEST_CASE("lr_schedule inverse_sqrt is ELiTA's min(1e-3, 1e-2/√step)", "[cli][config][elita]") {
+  TrainConfig c;
+  c.lr_schedule = "inverse_sqrt";
+  c.learning_rate = 1e-3;
+  c.warmup_iters = 100;
+  c.validate();
+  for (int64_t iter : {0, 50, 99, 100, 399, 9999}) {
+    INFO("iter " << iter);
+    const double step = double(iter + 1);
+    CHECK(c.lr_at(iter) == Approx(std::min(1e-3, 1e-2 / std::sqrt(step))).epsilon(1e-12));
+  }
+  c.warmup_iters = 0;
+  CHECK(error_message([&] { c.validate(); }) ==
+        "lr_schedule inverse_sqrt needs warmup_iters > 0 (the step where the decay starts), got 0");
+  c.lr_schedule = "linear";
+  CHECK(error_message([&] { c.validate(); }) == "lr_schedule must be cosine or inverse_sqrt, got 'linear'");
+}
+
+TEST_CASE("ELiTA's keys: the block attention and its options, and where they are refused",
+          "[cli][config][elita]") {
+  TrainConfig c;
+  c.n_embd = 64;
+  c.n_head = 4;
+  c.model = "elita";
+  c.validate();
+  CHECK(c.block_attention() == "elita");
+  CHECK(c.block_attention_options() == "att_w=16,numerics=stable,pos_w=16,positions=relative");
+  c.elita_numerics = "clip";
+  c.elita_positions = "absolute";
+  c.elita_att_w = 8;
+  CHECK(c.block_attention_options() == "att_w=8,numerics=clip,pos_w=16,positions=absolute");
+  const attic::models::elita::ElitaConfig e = c.elita_config(65);
+  CHECK(e.att_w == 8);
+  CHECK(e.numerics == attic::models::elita::Numerics::Clip);
+  CHECK(e.positions == attic::models::elita::Positions::Absolute);
+
+  c.elita_numerics = "exact";
+  CHECK(error_message([&] { c.validate(); }) == "elita numerics must be stable or clip, got 'exact'");
+  c.elita_numerics = "stable";
+  c.attention = "linear_elu";
+  CHECK(error_message([&] { c.validate(); }) ==
+        "model elita has ELiTA's attention in every block; attention = linear_elu needs model gpt");
+
+  // In the GPT, attention = elita reads the same keys.
+  c.model = "gpt";
+  c.attention = "elita";
+  c.validate();
+  CHECK(c.model_config(65).attention == "elita");
+  CHECK(c.model_config(65).attention_options == "att_w=8,numerics=stable,pos_w=16,positions=absolute");
+  c.attention_options = "numerics=clip";
+  CHECK(error_message([&] { c.validate(); }) ==
+        "attention elita takes its options from elita_numerics, elita_positions, elita_att_w and "
+        "elita_pos_w, not attention_options ('numerics=clip')");
+  c.attention_options = "";
+  c.elita_ff = 4;
+  CHECK(error_message([&] { c.validate(); }) == "elita_ff needs model = elita, got model gpt");
+
+  TrainConfig softmax;
+  softmax.elita_positions = "absolute";
+  CHECK(error_message([&] { softmax.validate(); }) ==
+        "the elita_* keys need model = elita or attention = elita (model is gpt, attention softmax)");
 }

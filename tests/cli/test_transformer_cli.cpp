@@ -43,10 +43,10 @@ TEST_CASE("attic train --model=pooled_lm trains, checkpoints, samples and evalua
 TEST_CASE("attic train rejects an unknown model or attention in one line", "[cli][pooled_lm]") {
   Run r = attic_run("train --model=bert");
   CHECK(r.code == 2);
-  CHECK(r.out == "Overriding: model = bert\nattic: model must be gpt or pooled_lm, got 'bert'\n");
+  CHECK(r.out == "Overriding: model = bert\nattic: model must be gpt, pooled_lm or elita, got 'bert'\n");
   r = attic_run("train --model=pooled_lm --attention=flash");
   CHECK(r.code == 2);
-  CHECK(has(r.out, "attic: attention must be softmax, linear_elu or linear_exp, got 'flash'\n"));
+  CHECK(has(r.out, "attic: attention must be softmax, linear_elu, linear_exp or elita, got 'flash'\n"));
   r = attic_run("train --attention=linear_elu --attention_options=k=3 --n_layer=1 --n_head=2 "
                 "--n_embd=16 --block_size=16 --max_iters=1");
   CHECK(r.code == 2);

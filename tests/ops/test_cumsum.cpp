@@ -54,6 +54,18 @@ TEST_CASE("cumsum gradient is the suffix sum of g", "[ops][cumsum][grad]") {
   CHECK(values(x.grad()) == std::vector<double>{111, 110, 100});
 }
 
+TEST_CASE("cumsum gradient keeps a small suffix next to a large total, in float32",
+          "[ops][cumsum][grad]") {
+  // g = (1e8, 0, 1): dx = (1e8 + 1, 1, 1). sum(g) − cumsum(g) + g rounds dx_1 to 0, as
+  // 1e8 + 1 is 1e8 in float32.
+  Tensor x = zeros({3}).requires_grad_();
+  sum(cumsum(x, 0) * from_vector<float>({1e8f, 0.0f, 1.0f})).backward();
+  const std::vector<float> dx = x.grad().to_vector<float>();
+  CHECK(dx[1] == 1.0f);
+  CHECK(dx[2] == 1.0f);
+  CHECK(dx[0] == 1e8f);
+}
+
 TEST_CASE("cumsum gradcheck", "[ops][cumsum][grad]") {
   Tensor x = leaf64({3, 4, 5});
   CHECK(gradcheck([](const Inputs& v) { return cumsum(v[0], 0); }, {x}));

@@ -94,7 +94,11 @@ TEST_CASE("every attention's step state gives forward()'s logits, one token at a
   for (const nn::AttentionEntry& e : nn::attention_registry()) {
     INFO(e.name);
     manual_seed(5);
-    GPT m(tiny(e.name));
+    GPTConfig c = tiny(e.name);
+    // ELiTA's positions are relative to the length by default, as in the original; its
+    // absolute positions make it an RNN.
+    if (e.name == "elita") c.attention_options = "positions=absolute";
+    GPT m(c);
     m.eval();
     NoGradGuard no_grad;
     std::optional<GPT::DecodeState> state = m.start_decoding();
@@ -152,7 +156,7 @@ TEST_CASE("block i's attention gets layer i and the inputs of blocks 0 .. i-1", 
 
 TEST_CASE("an unknown attention or option is one clear error", "[gpt][socket][errors]") {
   CHECK(error_message([] { GPT m(tiny("flash")); }) ==
-        "attention must be softmax, linear_elu or linear_exp, got 'flash'");
+        "attention must be softmax, linear_elu, linear_exp or elita, got 'flash'");
   GPTConfig c = tiny("linear_elu");
   c.attention_options = "k=3";
   CHECK(error_message([&] { GPT m(c); }) ==

@@ -1,0 +1,29 @@
+#include "models/elita/config.h"
+
+namespace attic::models::elita {
+
+void ElitaConfig::validate() const {
+  ATTIC_CHECK(vocab_size > 0 && block_size > 0 && n_layer > 0 && n_head > 0 && n_embd > 0 &&
+                  att_w >= 0 && pos_w > 0 && ff_factor > 0,
+              "ElitaLM: vocab_size, block_size, n_layer, n_head, n_embd, pos_w and ff_factor must be "
+              "positive and att_w >= 0, got ", vocab_size, ", ", block_size, ", ", n_layer, ", ",
+              n_head, ", ", n_embd, ", ", pos_w, ", ", ff_factor, " and ", att_w);
+  ATTIC_CHECK(att_w > 0 || n_embd % n_head == 0, "ElitaLM: att_w 0 means n_embd / n_head, but n_embd ",
+              n_embd, " is not a multiple of n_head ", n_head);
+  ATTIC_CHECK(dropout >= 0 && dropout < 1, "ElitaLM: dropout must be in [0, 1), got ", dropout);
+}
+
+Attention2Options ElitaConfig::attention_options() const {
+  Attention2Options o;
+  o.width = n_embd;
+  o.heads = n_head;
+  o.att_w = att_w > 0 ? att_w : n_embd / n_head;
+  o.pos_w = pos_w;
+  o.numerics = numerics;
+  o.positions = positions;
+  o.block_size = block_size;
+  o.dropout = dropout;
+  return o;
+}
+
+}  // namespace attic::models::elita

@@ -1,0 +1,35 @@
+#include "models/elita/feed_forward2.h"
+
+#include "nn/init.h"
+
+namespace attic::models::elita {
+
+FeedForward2::FeedForward2(int64_t W, int64_t F) : width(W), factor(F) {
+  ATTIC_CHECK(W > 0 && F > 0, "FeedForward2: width and factor must be positive, got ", W, " and ", F);
+  auto glorot = [&](const std::string& n, const Shape& shape) {
+    Tensor t = empty(shape);
+    nn::init::keras_glorot_uniform_(t);
+    return register_parameter(n, t);
+  };
+  w1 = glorot("w1", {W, W});
+  w2 = glorot("w2", {W, F});
+  w3 = glorot("w3", {W, F, W});
+  b1 = register_parameter("b1", zeros({W}));
+  b2 = register_parameter("b2", zeros({F}));
+  b3 = register_parameter("b3", zeros({W}));
+}
+
+// x [..., W] -> [..., W]
+Tensor FeedForward2::forward(const Tensor& x) {
+  ATTIC_CHECK(x.dim() >= 1 && x.size(-1) == width, "FeedForward2: x must be [..., ", width,
+              "], got ", str(x.shape()));
+  const Tensor u = silu(matmul(x, w1) + b1);  // [..., W]
+  const Tensor g = silu(matmul(x, w2) + b2);  // [..., F]
+  // (u ⊗ g)[i·F + j] = u_i g_j, in W3's [W, F] order, then one product with W3 as [W·F, W]
+  Shape outer = x.shape();
+  outer.back() = width * factor;
+  const Tensor ug = (u.unsqueeze(-1) * g.unsqueeze(-2)).reshape(outer);  // [..., W·F]
+  return matmul(ug, w3.reshape({width * factor, width})) + b3;
+}
+
+}  // namespace attic::models::elita
