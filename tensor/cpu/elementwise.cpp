@@ -29,6 +29,23 @@ void flat_loop(int64_t n, const Body& body) {
     parallel_for(0, n, kGrain, body);
 }
 
+// strided_rows for an elementwise kernel: inline when small, else the rows split across the
+// thread pool (each output element is written by one row only). Broadcast operands are
+// the common case here, e.g. a [B, T, C] tensor times a [B, T, 1] one.
+template <size_t N, class Row>
+void strided_loop(const std::vector<int64_t>& shape,
+                  const std::array<const std::vector<int64_t>*, N>& strides, const Row& row) {
+  const int64_t rows = row_count(shape);
+  const int64_t n = shape.empty() ? 1 : std::max<int64_t>(shape.back(), 1);
+  if (rows * n < 2 * kGrain || rows < 2) {
+    strided_rows_range<N>(shape, strides, 0, rows, row);
+    return;
+  }
+  parallel_for(0, rows, std::max<int64_t>(1, kGrain / n), [&](int64_t begin, int64_t end) {
+    strided_rows_range<N>(shape, strides, begin, end, row);
+  });
+}
+
 // out[i] = f(in[i]) over any strides; Out and In may be different types.
 template <class Out, class In, class F>
 void map1(const KTensor& out, const KTensor& in, F f) {
@@ -40,7 +57,7 @@ void map1(const KTensor& out, const KTensor& in, F f) {
     });
     return;
   }
-  strided_rows<2>(out.shape, {&out.strides, &in.strides}, [&](auto off, int64_t n, auto st) {
+  strided_loop<2>(out.shape, {&out.strides, &in.strides}, [&](auto off, int64_t n, auto st) {
     Out* po = o + off[0];
     const In* px = x + off[1];
     for (int64_t i = 0; i < n; ++i) po[i * st[0]] = f(px[i * st[1]]);
@@ -59,12 +76,24 @@ void map2(const KTensor& out, const KTensor& a, const KTensor& b, F f) {
     });
     return;
   }
-  strided_rows<3>(out.shape, {&out.strides, &a.strides, &b.strides},
+  strided_loop<3>(out.shape, {&out.strides, &a.strides, &b.strides},
                   [&](auto off, int64_t n, auto st) {
                     Out* po = o + off[0];
                     const T* x = pa + off[1];
                     const T* y = pb + off[2];
-                    for (int64_t i = 0; i < n; ++i) po[i * st[0]] = f(x[i * st[1]], y[i * st[2]]);
+                    // The rows broadcasting makes, written so that they vectorize: both
+                    // inputs along the row, or one of them a single value for the row.
+                    if (st[0] == 1 && st[1] == 1 && st[2] == 1) {
+                      for (int64_t i = 0; i < n; ++i) po[i] = f(x[i], y[i]);
+                    } else if (st[0] == 1 && st[1] == 1 && st[2] == 0) {
+                      const T yv = *y;
+                      for (int64_t i = 0; i < n; ++i) po[i] = f(x[i], yv);
+                    } else if (st[0] == 1 && st[1] == 0 && st[2] == 1) {
+                      const T xv = *x;
+                      for (int64_t i = 0; i < n; ++i) po[i] = f(xv, y[i]);
+                    } else {
+                      for (int64_t i = 0; i < n; ++i) po[i * st[0]] = f(x[i * st[1]], y[i * st[2]]);
+                    }
                   });
 }
 

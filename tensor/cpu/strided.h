@@ -15,22 +15,30 @@
 
 namespace attic::cpu {
 
+// strided_rows over the innermost rows first_row .. last_row − 1 only (rows counted in
+// row-major order over the outer dims), so that disjoint row ranges can run on different
+// threads.
 template <size_t N, class Row>
-void strided_rows(const std::vector<int64_t>& shape,
-                  const std::array<const std::vector<int64_t>*, N>& strides, Row&& row) {
+void strided_rows_range(const std::vector<int64_t>& shape,
+                        const std::array<const std::vector<int64_t>*, N>& strides, int64_t first_row,
+                        int64_t last_row, Row&& row) {
   std::array<int64_t, N> off{}, inner{};
   const int64_t nd = int64_t(shape.size());
-  int64_t numel = 1;
-  for (int64_t s : shape) numel *= s;
-  if (numel == 0) return;
   if (nd == 0) {
-    row(off, int64_t(1), inner);
+    if (first_row < last_row) row(off, int64_t(1), inner);
     return;
   }
   for (size_t k = 0; k < N; ++k) inner[k] = (*strides[k])[size_t(nd - 1)];
   const int64_t n = shape[size_t(nd - 1)];
+  if (n == 0) return;
+  // the odometer's position at first_row: its index along each outer dim
   std::vector<int64_t> idx(size_t(nd), 0);
-  for (int64_t rows = numel / n; rows > 0; --rows) {
+  for (int64_t d = nd - 2, r = first_row; d >= 0; --d) {
+    idx[size_t(d)] = r % shape[size_t(d)];
+    r /= shape[size_t(d)];
+    for (size_t k = 0; k < N; ++k) off[k] += idx[size_t(d)] * (*strides[k])[size_t(d)];
+  }
+  for (int64_t rows = last_row - first_row; rows > 0; --rows) {
     row(off, n, inner);
     // odometer increment over the outer dims
     for (int64_t d = nd - 2; d >= 0; --d) {
@@ -40,6 +48,20 @@ void strided_rows(const std::vector<int64_t>& shape,
       idx[size_t(d)] = 0;
     }
   }
+}
+
+// The number of innermost rows of shape (1 for a 0-d shape, 0 when it is empty).
+inline int64_t row_count(const std::vector<int64_t>& shape) {
+  if (shape.empty()) return 1;
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < shape.size(); ++d) rows *= shape[d];
+  return shape.back() == 0 ? 0 : rows;
+}
+
+template <size_t N, class Row>
+void strided_rows(const std::vector<int64_t>& shape,
+                  const std::array<const std::vector<int64_t>*, N>& strides, Row&& row) {
+  strided_rows_range<N>(shape, strides, 0, row_count(shape), row);
 }
 
 // True when every operand is contiguous over `shape`: then one flat loop does.
