@@ -6,11 +6,13 @@
 #   make debug           -O0 -g build with assertions in build-debug/ (for gdb)
 #   make compare-attention  the laptop GPT with softmax, linear_elu and linear_exp attention,
 #                        trained in turn, in one table and one picture (attic compare)
+#   make compare-elita   the ELiTA write-up's experiment: a GPT against the ELiTA LM at
+#                        sequence 256 (about 7 minutes on 2 cores)
 #   make bench-peer      attic's training step and GEMMs against PyTorch 2's, 1 and 2 threads
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build shakespeare compare-attention test test-sanitize debug bench-peer clean
+.PHONY: deps configure build shakespeare compare-attention compare-elita test test-sanitize debug bench-peer clean
 
 deps:
 	@scripts/install-deps.sh
@@ -31,6 +33,11 @@ shakespeare: configure
 compare-attention: configure
 	@cmake --build build -j$(JOBS) --target attic_cli
 	./build/attic compare config/compare_attention.cfg
+
+# config/compare_elita.cfg: two runs of 1500 iterations into out-compare-elita/.
+compare-elita: configure
+	@cmake --build build -j$(JOBS) --target attic_cli
+	./build/attic compare config/compare_elita.cfg
 
 test: build
 	cd build && ctest --output-on-failure -j$(JOBS)

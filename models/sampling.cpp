@@ -62,4 +62,14 @@ Tensor generate_tokens(nn::Module& model, const Tensor& idx, int64_t n, int64_t 
   return seq;
 }
 
+std::optional<DecodeState> start_decoding(const std::vector<const nn::CausalMixer*>& mixers) {
+  DecodeState state;
+  for (const nn::CausalMixer* m : mixers) {
+    std::unique_ptr<nn::MixerState> s = m->start_decoding();
+    if (!s) return std::nullopt;
+    state.layers.push_back(std::move(s));
+  }
+  return state;
+}
+
 }  // namespace attic::models

@@ -5,10 +5,20 @@
 #include <functional>
 #include <optional>
 
+#include "nn/attention/causal_mixer.h"
 #include "nn/module.h"
 #include "ops/ops.h"
 
 namespace attic::models {
+
+// What a model carries through incremental decoding (GPT::step, ElitaLM::step): one step
+// state per block and the number of tokens seen.
+struct DecodeState {
+  std::vector<std::unique_ptr<nn::MixerState>> layers;
+  int64_t length = 0;
+};
+// A fresh state with one entry per block's mixer, or nullopt when some mixer has none.
+std::optional<DecodeState> start_decoding(const std::vector<const nn::CausalMixer*>& mixers);
 
 // logits [B, V] -> [B, 1] int64: divide by temperature, keep the top_k largest (0 = all),
 // softmax, draw one per row with gen. temperature 0 picks the argmax.

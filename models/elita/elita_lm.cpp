@@ -39,13 +39,9 @@ ElitaLM::Output ElitaLM::forward(const Tensor& idx, const Tensor& targets) {
 }
 
 std::optional<ElitaLM::DecodeState> ElitaLM::start_decoding() const {
-  DecodeState state;
-  for (size_t i = 0; i < h->size(); ++i) {
-    std::unique_ptr<nn::MixerState> s = h->at<Block>(i)->attn->start_decoding();
-    if (!s) return std::nullopt;
-    state.layers.push_back(std::move(s));
-  }
-  return state;
+  std::vector<const nn::CausalMixer*> mixers;
+  for (size_t i = 0; i < h->size(); ++i) mixers.push_back(h->at<Block>(i)->attn.get());
+  return models::start_decoding(mixers);
 }
 
 // idx [B, t] -> [B, 1, V]

@@ -18,6 +18,7 @@
 #include "nn/embedding.h"
 #include "nn/linear.h"
 #include "optim/adam.h"
+#include "models/sampling.h"
 #include "tensor/random.h"
 
 namespace attic::models::elita {
@@ -43,10 +44,7 @@ class ElitaLM : public nn::Module {
   Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature = 1.0,
                   int64_t top_k = 0, Generator* gen = nullptr, bool use_cache = true);
 
-  struct DecodeState {
-    std::vector<std::unique_ptr<nn::MixerState>> layers;
-    int64_t length = 0;
-  };
+  using DecodeState = models::DecodeState;
   // A fresh state, or nullopt under relative positions.
   std::optional<DecodeState> start_decoding() const;
   // idx [B, t]: the t tokens after state.length (state.length + t <= block_size) -> logits

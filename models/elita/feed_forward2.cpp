@@ -25,11 +25,13 @@ Tensor FeedForward2::forward(const Tensor& x) {
               "], got ", str(x.shape()));
   const Tensor u = silu(matmul(x, w1) + b1);  // [..., W]
   const Tensor g = silu(matmul(x, w2) + b2);  // [..., F]
-  // (u ⊗ g)[i·F + j] = u_i g_j, in W3's [W, F] order, then one product with W3 as [W·F, W]
+  // The outer product flattened, g-major: (g ⊗ u)[j·W + i] = g_j u_i, so that each row of
+  // the product is a long contiguous u (W values) times one g_j; W3 [W, F, W] is read in the
+  // same order, as [F, W, W] -> [F·W, W].
   Shape outer = x.shape();
   outer.back() = width * factor;
-  const Tensor ug = (u.unsqueeze(-1) * g.unsqueeze(-2)).reshape(outer);  // [..., W·F]
-  return matmul(ug, w3.reshape({width * factor, width})) + b3;
+  const Tensor gu = (g.unsqueeze(-1) * u.unsqueeze(-2)).reshape(outer);  // [..., F·W]
+  return matmul(gu, w3.permute({1, 0, 2}).reshape({factor * width, width})) + b3;
 }
 
 }  // namespace attic::models::elita

@@ -110,13 +110,9 @@ GPT::Output GPT::forward(const Tensor& idx, const Tensor& targets) {
 }
 
 std::optional<GPT::DecodeState> GPT::start_decoding() const {
-  DecodeState state;
-  for (size_t i = 0; i < h->size(); ++i) {
-    std::unique_ptr<nn::MixerState> s = h->at<Block>(i)->attn->start_decoding();
-    if (!s) return std::nullopt;
-    state.layers.push_back(std::move(s));
-  }
-  return state;
+  std::vector<const nn::CausalMixer*> mixers;
+  for (size_t i = 0; i < h->size(); ++i) mixers.push_back(h->at<Block>(i)->attn.get());
+  return models::start_decoding(mixers);
 }
 
 // idx [B, t] -> [B, 1, V]: forward() for the t new tokens, at positions length .. length+t−1,

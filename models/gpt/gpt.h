@@ -12,6 +12,7 @@
 
 #include "models/gpt/block.h"
 #include "optim/decay_groups.h"
+#include "models/sampling.h"
 #include "tensor/random.h"
 
 namespace attic::models {
@@ -42,10 +43,7 @@ class GPT : public nn::Module {
                   int64_t top_k = 0, Generator* gen = nullptr, bool use_cache = true);
 
   // Incremental decoding: one step state per block and the tokens seen so far.
-  struct DecodeState {
-    std::vector<std::unique_ptr<nn::MixerState>> layers;
-    int64_t length = 0;
-  };
+  using DecodeState = models::DecodeState;
   // A fresh state, or nullopt when some block's attention has no step state.
   std::optional<DecodeState> start_decoding() const;
   // idx [B, t]: the t tokens after the state.length already seen (state.length + t <=

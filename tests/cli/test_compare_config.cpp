@@ -1,13 +1,16 @@
 // The compare config: runs, the keys every run takes, and which of them wins.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "cli/compare_config.h"
+#include "cli/lm_factory.h"
 #include "cli/cli_helpers.h"
 
 using attic::cli::CompareConfig;
+using attic::cli::make_lm;
 using attic::cli::Options;
 using attic::cli::TrainConfig;
 
@@ -98,4 +101,34 @@ TEST_CASE("a run's bad key, attention or out_dir is an error before anything tra
                     Catch::Contains("cmp.cfg:2"));
   CHECK_THROWS_WITH(f.parse("base = nothere.cfg\na: n_layer=3\n").run_config(0, cfg),
                     Catch::Contains("nothere.cfg"));
+}
+
+TEST_CASE("config/compare_elita.cfg: a GPT and an ELiTA LM under 300K parameters, equal within 5%, "
+          "with ELiTA's optimizer", "[cli][compare][elita]") {
+  for (const char* file : {"config/compare_elita.cfg", "config/compare_elita_long.cfg"}) {
+    INFO(file);
+    const CompareConfig c = CompareConfig::from_file(std::string(ATTIC_SOURCE_DIR) + "/" + file);
+    REQUIRE(c.runs.size() == 2);
+    std::vector<int64_t> counts;
+    for (size_t i = 0; i < c.runs.size(); ++i) {
+      TrainConfig cfg;
+      const Options o = c.run_config(i, cfg);
+      CHECK(cfg.lr_schedule == "inverse_sqrt");
+      CHECK(cfg.lr_at(0) == Approx(1e-3));
+      CHECK(cfg.lr_at(399) == Approx(1e-2 / 20));
+      CHECK(cfg.beta1 == 0.9);
+      CHECK(cfg.beta2 == 0.99);
+      CHECK(cfg.weight_decay == 0.0);
+      counts.push_back(make_lm(cfg, 65)->module().num_parameters());
+    }
+    CHECK(c.runs[0].name == "gpt");
+    CHECK(c.runs[1].name == "elita");
+    CHECK(counts[1] < 300000);
+    if (std::string(file) == "config/compare_elita.cfg") {
+      CHECK(counts[0] < 300000);
+      CHECK(std::abs(double(counts[0]) / double(counts[1]) - 1.0) < 0.05);
+      CHECK(counts[0] == 252480);
+      CHECK(counts[1] == 250736);
+    }
+  }
 }
