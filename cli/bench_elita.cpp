@@ -11,6 +11,7 @@
 
 namespace attic::cli {
 
+// max_n, softmax_max_n: the longest N of each attention; prints one line per N (or JSON)
 int bench_elita(int64_t max_n, int64_t softmax_max_n, int64_t threads, bool json) {
   ATTIC_CHECK(max_n >= 1024 && softmax_max_n >= 0, "bench elita: max_n must be >= 1024 and "
               "softmax_max_n >= 0, got ", max_n, " and ", softmax_max_n);
@@ -34,7 +35,7 @@ int bench_elita(int64_t max_n, int64_t softmax_max_n, int64_t threads, bool json
   if (!json) {
     std::printf("causal attention on x [1, N, %lld], %lld heads, %d threads; peak = tensor memory "
                 "during fwd+bwd\n", (long long)W, (long long)H, num_threads());
-    std::printf("%-8s %7s %10s %11s %9s %11s %10s\n", "attention", "N", "fwd ms", "fwd+bwd ms",
+    std::printf("%-9s %7s %10s %11s %9s %11s %10s\n", "attention", "N", "fwd ms", "fwd+bwd ms",
                 "peak MiB", "KiB/token", "t(2N)/t(N)");
   }
   for (const Variant& v : variants) {

@@ -62,6 +62,9 @@ void TrainConfig::validate() const {
   ATTIC_CHECK(model == "gpt" || model == "pooled_lm" || model == "elita",
               "model must be gpt, pooled_lm or elita, got '", model, "'");
   (void)nn::find_attention(attention);  // throws for a name it does not know, listing the known ones
+  ATTIC_CHECK(model != "pooled_lm" || bool(nn::find_attention(attention).make_attention),
+              "attention ", attention, " is a GPT attention only: model pooled_lm needs one with a "
+              "q, k, v form (softmax, linear_elu or linear_exp)");
   ATTIC_CHECK(model == "gpt" || attention_options.empty(), "attention_options: the ", model,
               " model's attentions take no options, got '", attention_options, "'");
   ATTIC_CHECK(model != "elita" || attention == "softmax" || attention == "elita",

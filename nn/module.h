@@ -72,6 +72,11 @@ class Module {
   // hold equal values. Shapes and dtypes must match. Tied tensors stay tied.
   void load_state_dict(const StateDict& dict, bool strict = true);
 
+  // Names of this module's own parameters (not its children's) that must not decay, even
+  // though they are matrices: vectors stored with extra dims, phases, gains. Read by
+  // optim::decay_groups; timm's models answer the same question with no_weight_decay().
+  virtual std::vector<std::string> no_weight_decay() const { return {}; }
+
   // Number of elements over named_parameters() (tied tensors count once).
   int64_t num_parameters() const;
 

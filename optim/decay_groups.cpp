@@ -1,5 +1,7 @@
 #include "optim/decay_groups.h"
 
+#include <set>
+
 namespace attic::optim {
 
 // 10740096 -> "10,740,096", as Python's f"{n:,}"
@@ -25,10 +27,21 @@ std::string DecayGroups::summary() const {
          with_commas(numel(no_decay)) + " parameters\n";
 }
 
+// Every dotted name below module (at prefix) that a module lists in no_weight_decay().
+static void collect_no_decay(const nn::Module& module, const std::string& prefix,
+                             std::set<std::string>& out) {
+  for (const std::string& name : module.no_weight_decay()) out.insert(prefix + name);
+  for (const auto& [name, child] : module.named_children())
+    collect_no_decay(*child, prefix + name + ".", out);
+}
+
 DecayGroups decay_groups(const nn::Module& model) {
+  std::set<std::string> kept;
+  collect_no_decay(model, "", kept);
   DecayGroups g;
   for (const auto& [name, p] : model.named_parameters())
-    if (p.requires_grad()) (p.dim() >= 2 ? g.decay : g.no_decay).emplace_back(name, p);
+    if (p.requires_grad())
+      (p.dim() >= 2 && !kept.count(name) ? g.decay : g.no_decay).emplace_back(name, p);
   return g;
 }
 

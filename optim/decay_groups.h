@@ -20,7 +20,8 @@ struct DecayGroups {
   std::string summary() const;
 };
 
-// The parameters of model that require grad (a tied tensor once), split by p.dim() >= 2.
+// The parameters of model that require grad (a tied tensor once), split by p.dim() >= 2,
+// except that a name some module lists in no_weight_decay() never decays.
 DecayGroups decay_groups(const nn::Module& model);
 
 // AdamW over decay_groups(model): group 0 (dim >= 2) with weight_decay, group 1 with 0;

@@ -89,6 +89,8 @@ class Attention2 : public nn::CausalMixer {
   // x [B, t, W] -> [B, t, W], one token after another through the state.
   Tensor step(nn::MixerState& state, const Tensor& x, const nn::MixerContext& ctx) override;
   std::string name() const override { return "elita"; }
+  // a1, a2, b1, b2, c: vectors in [H, P, 1] form, kept out of weight decay
+  std::vector<std::string> no_weight_decay() const override;
 
   // The per-token parts for x [B, N, W] at positions t [N]: s, d, r [B, H, N] and
   // v [B, H, N, A], before any clip.
@@ -105,6 +107,7 @@ class Attention2 : public nn::CausalMixer {
 
  private:
   void build();
+  void check_input(const Tensor& x, int64_t offset) const;  // x [B, N, W] at positions offset..
   Tensor project_out(const Tensor& y);  // y [B, H, N, A] -> [B, N, W]
 };
 

@@ -7,6 +7,7 @@ Tensor parameter_free_layer_norm(const Tensor& x) {
   return layer_norm(x, Tensor(), Tensor(), 1e-3);  // Keras's default epsilon, not PyTorch's 1e-5
 }
 
+// cfg -> attn (Attention2), ff (FeedForward2), drop
 Block::Block(const ElitaConfig& cfg) {
   attn = register_module("attn", std::make_shared<Attention2>(cfg.attention_options()));
   ff = register_module("ff", std::make_shared<FeedForward2>(cfg.n_embd, cfg.ff_factor));

@@ -2,6 +2,7 @@
 
 namespace attic::models::elita {
 
+// Sizes positive, att_w 0 only when n_embd divides by n_head, dropout in [0, 1).
 void ElitaConfig::validate() const {
   ATTIC_CHECK(vocab_size > 0 && block_size > 0 && n_layer > 0 && n_head > 0 && n_embd > 0 &&
                   att_w >= 0 && pos_w > 0 && ff_factor > 0,
@@ -13,6 +14,7 @@ void ElitaConfig::validate() const {
   ATTIC_CHECK(dropout >= 0 && dropout < 1, "ElitaLM: dropout must be in [0, 1), got ", dropout);
 }
 
+// The options of every block's Attention2: W = n_embd, H = n_head, A = att_w or W / H.
 Attention2Options ElitaConfig::attention_options() const {
   Attention2Options o;
   o.width = n_embd;

@@ -6,6 +6,7 @@
 
 namespace attic::models::elita {
 
+// cfg -> wte [V, W], n_layer blocks, lm_head tied to wte
 ElitaLM::ElitaLM(const ElitaConfig& cfg) : config(cfg) {
   cfg.validate();
   transformer = register_module("transformer", std::make_shared<nn::Module>());
@@ -19,6 +20,8 @@ ElitaLM::ElitaLM(const ElitaConfig& cfg) : config(cfg) {
   nn::init::normal_(wte->weight, 0.0, 0.02);
 }
 
+// idx [B, N], targets [B, N] -> logits [B, N, V] and the mean cross-entropy; without
+// targets, logits [B, 1, V] of the last position
 ElitaLM::Output ElitaLM::forward(const Tensor& idx, const Tensor& targets) {
   ATTIC_CHECK(idx.defined() && idx.dim() == 2 && idx.dtype() == kInt64 && idx.size(1) >= 1,
               "ElitaLM: idx must be an int64 tensor [B, N] with N >= 1, got ",
@@ -38,6 +41,7 @@ ElitaLM::Output ElitaLM::forward(const Tensor& idx, const Tensor& targets) {
   return out;
 }
 
+// One Attention2 state per block, or nullopt under relative positions
 std::optional<ElitaLM::DecodeState> ElitaLM::start_decoding() const {
   std::vector<const nn::CausalMixer*> mixers;
   for (size_t i = 0; i < h->size(); ++i) mixers.push_back(h->at<Block>(i)->attn.get());
@@ -55,12 +59,14 @@ Tensor ElitaLM::step(DecodeState& state, const Tensor& idx) {
   return lm_head->forward(parameter_free_layer_norm(x.narrow(1, t - 1, 1)));  // [B, 1, V]
 }
 
+// idx [B, T0] -> [B, T0 + max_new_tokens]
 Tensor ElitaLM::generate(const Tensor& idx, int64_t max_new_tokens, double temperature,
                          int64_t top_k, Generator* gen, bool use_cache) {
   return generate_incremental(*this, idx, max_new_tokens, config.block_size, config.vocab_size,
                               temperature, top_k, gen ? *gen : default_generator(), use_cache);
 }
 
+// nanoGPT's two AdamW groups; Attention2's position vectors join the undecayed one
 optim::AdamW ElitaLM::configure_optimizers(double weight_decay, double learning_rate,
                                            std::pair<double, double> betas) {
   return optim::configure_optimizers(*this, weight_decay, learning_rate, betas);

@@ -51,8 +51,9 @@ class ElitaLM : public nn::Module {
   // [B, 1, V] of the last one, equal to forward() on the whole text.
   Tensor step(DecodeState& state, const Tensor& idx);
 
-  // Two AdamW groups as nanoGPT's (optim/decay_groups.h): matrices and embeddings decay;
-  // Attention2's [H, W] keys and [H, P, 1] positions are matrices too, and decay.
+  // Two AdamW groups as nanoGPT's (optim/decay_groups.h): matrices and embeddings decay,
+  // vectors do not, and neither do Attention2's position vectors a1, a2, b1, b2, c, stored
+  // as [H, P, 1] (Attention2::no_weight_decay). The keys k1, k2, k3 [H, W] decay.
   optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
                                     std::pair<double, double> betas);
 

@@ -47,7 +47,8 @@ TEST_CASE("attic train --model=elita trains, samples, evaluates and resumes as a
                                   "was trained with model = elita$").size() == 1);
 }
 
-TEST_CASE("attic train --attention=elita puts ELiTA's attention in the GPT", "[cli][e2e][elita]") {
+TEST_CASE("attic train --attention=elita puts ELiTA's attention in the GPT: it samples, "
+          "evaluates and resumes", "[cli][e2e][elita]") {
   Scratch s;
   Run r = attic_run("train " + s.tiny("g") + " --attention=elita --max_iters=4 --eval_interval=4");
   REQUIRE(r.code == 0);
@@ -55,6 +56,23 @@ TEST_CASE("attic train --attention=elita puts ELiTA's attention in the GPT", "[c
   CHECK(info.attention == "elita");
   CHECK(info.attention_options == "att_w=8,numerics=stable,pos_w=16,positions=relative");
   CHECK(attic_run("sample --out_dir=" + s.path("g") + " --num_samples=1 --max_new_tokens=10").code == 0);
+  CHECK(attic_run("eval --out_dir=" + s.path("g") + " --eval_iters=2").code == 0);
+  // Resumed at 4 it checkpoints again at 8, as elita with the same options.
+  Run resumed = attic_run("train " + s.tiny("g") + " --attention=elita --max_iters=8 "
+                          "--eval_interval=4 --init_from=resume");
+  CHECK(resumed.code == 0);
+  CHECK(cli::read_checkpoint_info(s.path("g")).iter_num == 8);
+  Run other = attic_run("train " + s.tiny("g") + " --attention=elita --elita_positions=absolute "
+                        "--max_iters=12 --init_from=resume");
+  CHECK(other.code == 2);
+
+  // With absolute positions the GPT decodes through ELiTA's state: the same text either way.
+  REQUIRE(attic_run("train " + s.tiny("a") + " --attention=elita --elita_positions=absolute "
+                    "--max_iters=4 --eval_interval=4").code == 0);
+  Run cached = attic_run("sample --out_dir=" + s.path("a") + " --num_samples=2 --max_new_tokens=30");
+  Run plain = attic_run("sample --out_dir=" + s.path("a") + " --num_samples=2 --max_new_tokens=30 --use_cache=false");
+  CHECK(cached.code == 0);
+  CHECK(cached.out == plain.out);
 }
 
 TEST_CASE("bad ELiTA keys are one line and exit 2, before anything trains", "[cli][errors][elita]") {

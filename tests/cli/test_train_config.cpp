@@ -135,6 +135,13 @@ TEST_CASE("ELiTA's keys: the block attention and its options, and where they are
   c.elita_ff = 4;
   CHECK(error_message([&] { c.validate(); }) == "elita_ff needs model = elita, got model gpt");
 
+  TrainConfig pooled;
+  pooled.model = "pooled_lm";
+  pooled.attention = "elita";
+  CHECK(error_message([&] { pooled.validate(); }) ==
+        "attention elita is a GPT attention only: model pooled_lm needs one with a q, k, v form "
+        "(softmax, linear_elu or linear_exp)");
+
   TrainConfig softmax;
   softmax.elita_positions = "absolute";
   CHECK(error_message([&] { softmax.validate(); }) ==

@@ -258,7 +258,24 @@ TEST_CASE("Attention2: bad sizes and options are clear errors", "[elita][errors]
         "Attention2: width, heads, att_w and pos_w must be positive, got 6, 2, 0, 4");
   Attention2 a(small(Numerics::Stable, Positions::Relative));
   CHECK(error_message([&] { a.forward(zeros({2, 3, 5})); }) ==
-        "Attention2: x must be [B, N, 6], got [2, 3, 5]");
+        "Attention2: x must be [B, N, 6] with N >= 1, got [2, 3, 5]");
+  Attention2 absolute(small(Numerics::Stable, Positions::Absolute));  // block_size 12
+  CHECK(error_message([&] { absolute.forward(zeros({1, 13, 6})); }) ==
+        "Attention2: absolute positions end at block_size 12, got positions up to 13");
+  auto state = absolute.start_decoding();
+  absolute.step(*state, zeros({2, 10, 6}), {});
+  CHECK(error_message([&] { absolute.step(*state, zeros({2, 3, 6}), {}); }) ==
+        "Attention2: absolute positions end at block_size 12, got positions up to 13");
+  CHECK(error_message([&] { absolute.step(*state, zeros({1, 1, 6}), {}); }) ==
+        "Attention2::step: the state holds 2 sequences, x has 1");
+  nn::MixerState other;
+  CHECK(error_message([&] { absolute.step(other, zeros({1, 1, 6}), {}); }) ==
+        "Attention2::step: the state is not one Attention2::start_decoding made");
+  CHECK(error_message([] {
+          prefix_softmax(zeros({1, 2, 5}), zeros({1, 2, 5}), zeros({1, 2, 4}), zeros({1, 2, 5, 3}),
+                         Numerics::Stable);
+        }) == "prefix_softmax: s, d, r must be [B, H, N] and v [B, H, N, A], got [1, 2, 5], "
+              "[1, 2, 5], [1, 2, 4] and [1, 2, 5, 3]");
   CHECK(error_message([] { parse_numerics("exact"); }) ==
         "elita numerics must be stable or clip, got 'exact'");
   CHECK(error_message([] { parse_positions("rope"); }) ==

@@ -6,6 +6,9 @@
 #include "models/elita.h"
 #include "nn/safetensors.h"
 #include "optim/adam.h"
+#include "optim/decay_groups.h"
+
+#include <set>
 
 using namespace attic;
 using namespace attic::models::elita;
@@ -55,7 +58,7 @@ ElitaConfig tiny(Numerics n, Positions p) {
 }  // namespace
 
 TEST_CASE("ELiTA LM logits, loss and gradients equal PyTorch's", "[elita][pytorch]") {
-  const std::string c = GENERATE(as<std::string>{}, "clip_relative", "stable_absolute");
+  const std::string c = GENERATE(as<std::string>{}, "clip_relative", "stable_absolute", "stable_scaled");
   INFO(c);
   const nn::SafetensorsFile& f = fixture();
   ElitaLM m(config_of(c));
@@ -120,6 +123,26 @@ TEST_CASE("ELiTA LM with absolute positions: cached generation draws the same to
       CHECK(max(abs(step - full)).item<double>() < 1e-4);
     }
   }
+}
+
+TEST_CASE("ELiTA LM: matrices decay, vectors and Attention2's position vectors do not",
+          "[elita][optim]") {
+  ElitaLM m(tiny(Numerics::Stable, Positions::Relative));
+  const optim::DecayGroups g = optim::decay_groups(m);
+  auto names = [](const nn::NamedTensors& ts) {
+    std::set<std::string> out;
+    for (const auto& [n, t] : ts) out.insert(n);
+    return out;
+  };
+  const std::set<std::string> decay = names(g.decay), kept = names(g.no_decay);
+  for (const char* n : {"transformer.wte.weight", "transformer.h.0.attn.k1", "transformer.h.1.attn.value_weight",
+                        "transformer.h.0.ff.w3"})
+    CHECK(decay.count(n) == 1);
+  for (const char* n : {"transformer.h.0.attn.a1", "transformer.h.0.attn.b2", "transformer.h.1.attn.c",
+                        "transformer.h.0.ff.b1"})
+    CHECK(kept.count(n) == 1);
+  CHECK(decay.size() == 1 + 2 * (5 + 3));  // wte; per layer k1-3, value/output weights, w1-3
+  CHECK(kept.size() == 2 * (5 + 3));       // per layer a1, a2, b1, b2, c and b1-3
 }
 
 TEST_CASE("ELiTA LM overfits one batch", "[elita][e2e]") {
