@@ -24,8 +24,9 @@ void strided_rows_range(const std::vector<int64_t>& shape,
                         int64_t last_row, Row&& row) {
   std::array<int64_t, N> off{}, inner{};
   const int64_t nd = int64_t(shape.size());
+  if (first_row >= last_row) return;  // also every empty shape: it has no rows
   if (nd == 0) {
-    if (first_row < last_row) row(off, int64_t(1), inner);
+    row(off, int64_t(1), inner);
     return;
   }
   for (size_t k = 0; k < N; ++k) inner[k] = (*strides[k])[size_t(nd - 1)];
