@@ -24,12 +24,14 @@ struct ToBackward final : autograd::Node {
 };
 
 // In-place writes record nothing, so writing into something autograd tracks would
-// silently give wrong gradients. Optimizers write parameters inside NoGradGuard.
+// silently give wrong gradients. Optimizers write parameters inside NoGradGuard. A write
+// that is allowed counts in the storage's version.
 void check_writable(const char* op, const Tensor& t) {
   detail::check_defined(op, t);
   ATTIC_CHECK(!(t.requires_grad() && autograd::GradMode::is_enabled()), op,
               ": in-place write to a tensor that requires grad; do it inside NoGradGuard "
               "(as optimizers do) or on a detach()ed tensor");
+  ++t.impl()->storage->version;
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ void adam_step_(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor&
   ATTIC_CHECK(p.is_contiguous() && m.is_contiguous() && v.is_contiguous(), op,
               ": param and state must be contiguous");
   const Tensor gc = g.contiguous();
+  ++p.impl()->storage->version;
   detail::backend_of(op, {p, g, m, v})
       .adam_step(detail::ktensor(p), detail::ktensor(gc), detail::ktensor(m), detail::ktensor(v),
                  step);

@@ -26,13 +26,16 @@ class Node;
 const char* node_name(const Node& node);  // "MatmulBackward"; defined in autograd/node.cpp
 }
 
-// A block of device memory that tensors view; the last view to go frees it. Storage keeps no
-// count of in-place writes: those are refused on tensors that require grad instead
-// (ops/copy.cpp).
+// A block of device memory that tensors view; the last view to go frees it. In-place writes
+// are refused on tensors that require grad (ops/copy.cpp), so the graph never sees one; the
+// version still counts them (fill_, copy_, add_, mul_, optimizer steps), so that whoever
+// saved a tensor to use later (autograd::checkpoint recomputes from its inputs) can tell
+// that it changed.
 struct Storage {
   void* data = nullptr;
   size_t nbytes = 0;
   Device device = Device::CPU;
+  uint64_t version = 0;  // in-place writes so far
 
   Storage(size_t nbytes, Device device);  // allocates through the device's backend
   ~Storage();

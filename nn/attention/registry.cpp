@@ -1,6 +1,7 @@
 #include "nn/attention/registry.h"
 
 #include "models/elita/attention2.h"
+#include "models/linformer/mh_attention.h"
 #include "nn/attention/causal_linear_attention.h"
 #include "nn/attention/causal_self_attention.h"
 #include "nn/attention/linear_attention.h"
@@ -39,6 +40,10 @@ std::vector<AttentionEntry>& entries() {
       {"elita",
        "softmax over {d_i} ∪ {r_i + s_j : j ≤ i} as prefix sums (acosharma/elita-transformer)",
        "att_w, pos_w, numerics, positions", mixer<models::elita::Attention2>, nullptr},
+      {"linformer",
+       "softmax over k slots, each a learned sum of keys; causal=prefix builds them from the "
+       "past only (Wang et al. 2020; tatp22/linformer-pytorch)",
+       "k, sharing, method, causal, checkpoint", mixer<models::linformer::MHAttention>, nullptr},
   };
   return all;
 }

@@ -1,0 +1,124 @@
+#include "models/linformer/config.h"
+
+#include <algorithm>
+
+#include "tensor/error.h"
+
+namespace attic::models::linformer {
+
+Method parse_method(const std::string& text) {
+  if (text == "learnable") return Method::Learnable;
+  if (text == "convolution") return Method::Convolution;
+  if (text == "no_params") return Method::NoParams;
+  fail("linformer: method must be learnable, convolution or no_params, got '", text, "'");
+}
+Sharing parse_sharing(const std::string& text) {
+  if (text == "none") return Sharing::None;
+  if (text == "headwise") return Sharing::Headwise;
+  if (text == "kv") return Sharing::KV;
+  if (text == "layerwise") return Sharing::Layerwise;
+  fail("linformer: parameter_sharing must be none, headwise, kv or layerwise, got '", text, "'");
+}
+Causal parse_causal(const std::string& text) {
+  if (text == "none") return Causal::None;
+  if (text == "leaky") return Causal::Leaky;
+  if (text == "prefix") return Causal::Prefix;
+  fail("linformer: causal must be none, leaky or prefix, got '", text, "'");
+}
+Checkpoint parse_checkpoint(const std::string& text) {
+  if (text == "C0") return Checkpoint::C0;
+  if (text == "C1") return Checkpoint::C1;
+  if (text == "C2") return Checkpoint::C2;
+  fail("linformer: checkpoint_level must be C0, C1 or C2, got '", text, "'");
+}
+DecoderMask parse_decoder_mask(const std::string& text) {
+  if (text == "self") return DecoderMask::Self;
+  if (text == "context") return DecoderMask::Context;
+  fail("linformer: decoder_mask must be self or context, got '", text, "'");
+}
+
+std::string to_string(Method m) {
+  return m == Method::Learnable ? "learnable" : m == Method::Convolution ? "convolution" : "no_params";
+}
+std::string to_string(Sharing s) {
+  switch (s) {
+    case Sharing::None: return "none";
+    case Sharing::Headwise: return "headwise";
+    case Sharing::KV: return "kv";
+    case Sharing::Layerwise: return "layerwise";
+  }
+  return "?";
+}
+std::string to_string(Causal c) {
+  return c == Causal::None ? "none" : c == Causal::Leaky ? "leaky" : "prefix";
+}
+std::string to_string(Checkpoint c) {
+  return c == Checkpoint::C0 ? "C0" : c == Checkpoint::C1 ? "C1" : "C2";
+}
+std::string to_string(DecoderMask m) { return m == DecoderMask::Self ? "self" : "context"; }
+
+// The package's asserts, and what it leaves to a crash inside a forward: sizes positive,
+// C divisible by h unless d is given, k ≤ n, the convolution's window ⌊n/k⌋ dividing n.
+void LinformerOptions::validate(const std::string& who) const {
+  ATTIC_CHECK(input_size > 0 && channels > 0 && dim_k > 0 && dim_ff > 0 && nhead > 0 &&
+                  depth > 0 && dim_d >= 0 && k_reduce_by_layer >= 0 &&
+                  w_o_intermediate_dim >= 0 && ff_intermediate >= 0,
+              who, ": input_size, channels, dim_k, dim_ff, nhead and depth must be positive and "
+              "dim_d, k_reduce_by_layer, w_o_intermediate_dim, ff_intermediate >= 0, got ",
+              input_size, ", ", channels, ", ", dim_k, ", ", dim_ff, ", ", nhead, ", ", depth,
+              " and ", dim_d, ", ", k_reduce_by_layer, ", ", w_o_intermediate_dim, ", ",
+              ff_intermediate);
+  ATTIC_CHECK(dim_d > 0 || channels % nhead == 0, who, ": channels ", channels,
+              " is not divisible by nhead ", nhead, " (or give dim_d)");
+  ATTIC_CHECK(full_attention || dim_k <= input_size, who, ": dim_k ", dim_k,
+              " is larger than input_size ", input_size, "; k slots summarize n positions, k <= n");
+  ATTIC_CHECK(dropout >= 0 && dropout < 1 && dropout_ff >= 0 && dropout_ff < 1, who,
+              ": dropout and dropout_ff must be in [0, 1), got ", dropout, " and ", dropout_ff);
+  ATTIC_CHECK(activation == "gelu" || activation == "relu", who,
+              ": activation must be gelu or relu, got '", activation, "'");
+  ATTIC_CHECK(!(ff_intermediate > 0 && parameter_sharing == Sharing::Layerwise), who,
+              ": ff_intermediate needs parameter_sharing other than layerwise");
+  ATTIC_CHECK(!(ff_intermediate > 0 && decoder_mode), who,
+              ": ff_intermediate cannot be used in decoder_mode");
+  if (method == Method::Convolution && !full_attention)
+    for (int64_t l = 0; l < depth; ++l) {
+      const int64_t k = k_at(l);
+      ATTIC_CHECK(input_size % k == 0, who, ": the convolution method needs k to divide n, but "
+                  "layer ", l, " has k ", k, " and n ", input_size, " (its output would have ",
+                  input_size / (input_size / k), " slots, not k)");
+    }
+}
+
+int64_t LinformerOptions::k_at(int64_t layer) const {
+  if (parameter_sharing == Sharing::Layerwise) return dim_k;
+  return std::max<int64_t>(1, dim_k - layer * k_reduce_by_layer);
+}
+
+int64_t LinformerOptions::channels_in(int64_t layer) const {
+  return ff_intermediate > 0 && layer != 0 ? ff_intermediate : channels;
+}
+int64_t LinformerOptions::channels_out(int64_t layer) const {
+  return ff_intermediate > 0 && layer != depth - 1 ? ff_intermediate : channels;
+}
+
+LinformerOptions LinformerLMOptions::lm_defaults() {
+  LinformerOptions o;
+  o.dim_k = 64;
+  o.dim_ff = 1024;
+  o.dropout_ff = 0.1;
+  o.depth = 2;
+  o.dropout = 0.05;
+  return o;
+}
+
+void LinformerLMOptions::validate(const std::string& who) const {
+  ATTIC_CHECK(num_tokens > 0 && emb_dim >= 0, who, ": num_tokens must be positive and emb_dim >= 0, got ",
+              num_tokens, " and ", emb_dim);
+  ATTIC_CHECK(width() % 2 == 0, who, ": the sinusoidal positions need an even embedding width, got ",
+              width());
+  ATTIC_CHECK(dropout_tokens >= 0 && dropout_tokens < 1, who,
+              ": dropout_tokens must be in [0, 1), got ", dropout_tokens);
+  body.validate(who);
+}
+
+}  // namespace attic::models::linformer

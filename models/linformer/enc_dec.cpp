@@ -1,0 +1,43 @@
+#include "models/linformer/enc_dec.h"
+
+namespace attic::models::linformer {
+
+LinformerLMOptions LinformerEncDecOptions::encoder_defaults(int64_t num_tokens, int64_t input_size,
+                                                            int64_t channels) {
+  LinformerLMOptions o;
+  o.num_tokens = num_tokens;
+  o.body.input_size = input_size;
+  o.body.channels = channels;
+  o.return_emb = true;
+  return o;
+}
+
+LinformerLMOptions LinformerEncDecOptions::decoder_defaults(int64_t num_tokens, int64_t input_size,
+                                                            int64_t channels) {
+  LinformerLMOptions o;
+  o.num_tokens = num_tokens;
+  o.body.input_size = input_size;
+  o.body.channels = channels;
+  o.body.decoder_mode = true;
+  o.body.causal = Causal::Prefix;
+  o.body.decoder_mask = DecoderMask::Self;
+  return o;
+}
+
+LinformerEncDec::LinformerEncDec(const LinformerEncDecOptions& o) : options(o) {
+  ATTIC_CHECK(o.enc.return_emb, "LinformerEncDec: the encoder must be built with return_emb");
+  ATTIC_CHECK(o.dec.body.decoder_mode, "LinformerEncDec: the decoder must be built with decoder_mode");
+  ATTIC_CHECK(o.enc.width() == o.dec.body.channels && o.enc.body.input_size == o.dec.body.input_size,
+              "LinformerEncDec: the encoder's output [n ", o.enc.body.input_size, ", width ", o.enc.width(),
+              "] must match the decoder's [n ", o.dec.body.input_size, ", channels ", o.dec.body.channels, "]");
+  encoder = register_module("encoder", std::make_shared<LinformerLM>(o.enc));
+  decoder = register_module("decoder", std::make_shared<LinformerLM>(o.dec));
+}
+
+Tensor LinformerEncDec::forward(const Tensor& x, const Tensor& y) {
+  LayerArgs args;
+  args.embeddings = encoder->forward(x);
+  return decoder->forward(y.defined() ? y : x, args);
+}
+
+}  // namespace attic::models::linformer

@@ -1,0 +1,68 @@
+#include "models/linformer/linformer_lm.h"
+
+#include "models/sampling.h"
+#include "optim/decay_groups.h"
+
+namespace attic::models::linformer {
+
+ProjectInOut::ProjectInOut(std::shared_ptr<Linformer> fn_, int64_t dim_in, int64_t dim_out) : fn(std::move(fn_)) {
+  register_module("fn", fn);
+  project_in = register_module("project_in", std::make_shared<nn::Linear>(dim_in, dim_out));
+  project_out = register_module("project_out", std::make_shared<nn::Linear>(dim_out, dim_in));
+}
+
+Tensor ProjectInOut::forward(const Tensor& x, const LayerArgs& args) {
+  return project_out->forward(fn->forward(project_in->forward(x), args));
+}
+
+LinformerLM::LinformerLM(const LinformerLMOptions& o) : options(o) {
+  o.validate("LinformerLM");
+  const int64_t E = o.width();
+  to_token_emb = register_module("to_token_emb", std::make_shared<nn::Embedding>(o.num_tokens, E));
+  pos_emb = register_module("pos_emb", std::make_shared<PositionalEmbedding>(E));
+  auto body = std::make_shared<Linformer>(o.body);
+  if (E == o.body.channels) {
+    linformer = register_module("linformer", body);
+  } else {
+    projected = register_module("linformer", std::make_shared<ProjectInOut>(body, E, o.body.channels));
+  }
+  if (!o.return_emb) to_logits = register_module("to_logits", std::make_shared<nn::Linear>(E, o.num_tokens));
+  dropout_tokens = register_module("dropout_tokens", std::make_shared<nn::Dropout>(o.dropout_tokens));
+}
+
+Tensor LinformerLM::forward(const Tensor& idx, const LayerArgs& args) {
+  const int64_t n = options.body.input_size;
+  ATTIC_CHECK(idx.dim() == 2 && idx.size(1) == n && idx.dtype() == DType::Int64,
+              "LinformerLM: expected int64 ids [B, ", n, "] (input_size positions exactly; Padder pads a "
+              "shorter input), got ", idx.defined() ? str(idx.shape()) : std::string("none"));
+  Tensor x = to_token_emb->forward(idx);  // [B, n, E]
+  x = dropout_tokens->forward(x + pos_emb->forward(n));
+  x = linformer ? linformer->forward(x, args) : projected->forward(x, args);
+  return to_logits ? to_logits->forward(x) : x;
+}
+
+Tensor LinformerLM::loss(const Tensor& idx, const Tensor& targets) {
+  Tensor logits = forward(idx);
+  const int64_t V = logits.size(-1);
+  return cross_entropy(logits.reshape({-1, V}), targets.reshape({-1}), -1);
+}
+
+Tensor LinformerLM::generate(const Tensor& idx, int64_t max_new_tokens, double temperature, int64_t top_k,
+                             Generator* gen) {
+  ATTIC_CHECK(to_logits != nullptr, "LinformerLM: generate needs the output head (built with return_emb)");
+  const int64_t n = options.body.input_size, B = idx.size(0);
+  auto next_logits = [&](const Tensor& ctx) {  // ctx [B, T ≤ n]
+    const int64_t T = ctx.size(1);
+    Tensor padded = T == n ? ctx : cat({ctx, zeros({B, n - T}, TensorOptions(DType::Int64).device(ctx.device()))}, 1);
+    return forward(padded).narrow(1, T - 1, 1).reshape({B, -1});
+  };
+  return generate_tokens(*this, idx, max_new_tokens, n, temperature, top_k, gen ? *gen : default_generator(),
+                         next_logits);
+}
+
+optim::AdamW LinformerLM::configure_optimizers(double weight_decay, double learning_rate,
+                                               std::pair<double, double> betas) {
+  return optim::configure_optimizers(*this, weight_decay, learning_rate, betas);
+}
+
+}  // namespace attic::models::linformer
