@@ -8,11 +8,13 @@
 #                        trained in turn, in one table and one picture (attic compare)
 #   make compare-elita   the ELiTA write-up's experiment: a GPT against the ELiTA LM at
 #                        sequence 256 (about 7 minutes on 2 cores)
+#   make compare-linformer  the laptop GPT with softmax, Linformer prefix and Linformer leaky
+#                        attention (the leak of the compressed causal mask, seen in val loss)
 #   make bench-peer      attic's training step and GEMMs against PyTorch 2's, 1 and 2 threads
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build shakespeare compare-attention compare-elita test test-sanitize debug bench-peer clean
+.PHONY: deps configure build shakespeare compare-attention compare-elita compare-linformer test test-sanitize debug bench-peer clean
 
 deps:
 	@scripts/install-deps.sh
@@ -38,6 +40,11 @@ compare-attention: configure
 compare-elita: configure
 	@cmake --build build -j$(JOBS) --target attic_cli
 	./build/attic compare config/compare_elita.cfg
+
+# config/compare_linformer.cfg: three runs of 2000 iterations into out-compare-linformer/.
+compare-linformer: configure
+	@cmake --build build -j$(JOBS) --target attic_cli
+	./build/attic compare config/compare_linformer.cfg
 
 test: build
 	cd build && ctest --output-on-failure -j$(JOBS)

@@ -4,6 +4,7 @@
 
 #include "models/elita.h"
 #include "models/gpt.h"
+#include "models/linformer.h"
 #include "models/transformer/pooled_lm.h"
 
 namespace attic::cli {
@@ -54,6 +55,14 @@ class ElitaAdapter final : public Adapter<models::elita::ElitaLM, models::elita:
   int64_t reported_params() const override { return model.num_parameters(); }
 };
 
+class LinformerAdapter final
+    : public Adapter<models::linformer::LinformerLM, models::linformer::LinformerLMOptions> {
+ public:
+  using Adapter::Adapter;
+  Tensor loss(const Tensor& x, const Tensor& y) override { return model.loss(x, y); }
+  int64_t reported_params() const override { return model.num_parameters(); }
+};
+
 }  // namespace
 
 std::unique_ptr<TrainableLM> make_lm(const TrainConfig& cfg, int64_t vocab_size) {
@@ -69,6 +78,7 @@ std::unique_ptr<TrainableLM> make_lm(const TrainConfig& cfg, int64_t vocab_size)
     return std::make_unique<PooledLMAdapter>(c);
   }
   if (cfg.model == "elita") return std::make_unique<ElitaAdapter>(cfg.elita_config(vocab_size));
+  if (cfg.model == "linformer") return std::make_unique<LinformerAdapter>(cfg.linformer_options(vocab_size));
   return std::make_unique<GptLM>(cfg.model_config(vocab_size));
 }
 

@@ -1,8 +1,9 @@
 // The language models `attic train`, `sample` and `eval` can drive, chosen by the model
 // key: gpt (karpathy/nanoGPT's GPT, the default), pooled_lm (the window LM with attention
-// pooling of tonyduan/transformer-blocks, src/models.py) or elita (the Model2 stack of
-// acosharma/elita-transformer, main.py, as an LM). The attention key picks the gpt's or the
-// pooled LM's attention from nn/attention/registry.h. The loop sees only this interface, so train.cpp stays one
+// pooling of tonyduan/transformer-blocks, src/models.py), elita (the Model2 stack of
+// acosharma/elita-transformer, main.py, as an LM) or linformer (LinformerLM of
+// tatp22/linformer-pytorch). The attention key picks the gpt's or the pooled LM's attention
+// from nn/attention/registry.h. The loop sees only this interface, so train.cpp stays one
 // loop for every model.
 #pragma once
 

@@ -22,7 +22,7 @@ void TrainConfig::bind(Options& o) {
   o.bind("gradient_accumulation_steps", gradient_accumulation_steps, "micro-batches per step");
   o.bind("batch_size", batch_size, "B");
   o.bind("block_size", block_size, "T, the context length", KeyKind::Model);
-  o.bind("model", model, "gpt, pooled_lm (block_size is then the window L) or elita", KeyKind::Model);
+  o.bind("model", model, "gpt, pooled_lm (block_size is then the window L), elita or linformer", KeyKind::Model);
   o.bind("attention", attention, "every block's attention: " + nn::attention_names(), KeyKind::Model);
   o.bind("attention_options", attention_options,
          "the attention's own options, \"key=value,...\" (none for softmax and linear)", KeyKind::Model);
@@ -59,14 +59,18 @@ void TrainConfig::bind(Options& o) {
 void TrainConfig::validate() const {
   ATTIC_CHECK(init_from == "scratch" || init_from == "resume",
               "init_from must be scratch or resume, got '", init_from, "'");
-  ATTIC_CHECK(model == "gpt" || model == "pooled_lm" || model == "elita",
-              "model must be gpt, pooled_lm or elita, got '", model, "'");
+  ATTIC_CHECK(model == "gpt" || model == "pooled_lm" || model == "elita" || model == "linformer",
+              "model must be gpt, pooled_lm, elita or linformer, got '", model, "'");
   (void)nn::find_attention(attention);  // throws for a name it does not know, listing the known ones
   ATTIC_CHECK(model != "pooled_lm" || bool(nn::find_attention(attention).make_attention),
               "attention ", attention, " is a GPT attention only: model pooled_lm needs one with a "
               "q, k, v form (softmax, linear_elu or linear_exp)");
-  ATTIC_CHECK(model == "gpt" || attention_options.empty(), "attention_options: the ", model,
+  ATTIC_CHECK(model == "gpt" || model == "linformer" || attention_options.empty(), "attention_options: the ", model,
               " model's attentions take no options, got '", attention_options, "'");
+  ATTIC_CHECK(model != "linformer" || attention == "softmax" || attention == "linformer",
+              "model linformer has the Linformer's attention in every layer; attention = ", attention,
+              " needs model gpt");
+  if (model == "linformer") (void)linformer_options(65);  // its options, checked
   ATTIC_CHECK(model != "elita" || attention == "softmax" || attention == "elita",
               "model elita has ELiTA's attention in every block; attention = ", attention,
               " needs model gpt");
@@ -155,7 +159,35 @@ models::elita::ElitaConfig TrainConfig::elita_config(int64_t vocab_size) const {
   return c;
 }
 
-std::string TrainConfig::block_attention() const { return model == "elita" ? "elita" : attention; }
+models::linformer::LinformerLMOptions TrainConfig::linformer_options(int64_t vocab_size) const {
+  namespace lf = models::linformer;
+  const nn::AttentionArgs args = nn::AttentionArgs::parse(attention_options);
+  lf::LinformerLMOptions o;
+  o.num_tokens = vocab_size;
+  o.dropout_tokens = dropout;
+  lf::LinformerOptions& b = o.body;
+  b.input_size = block_size;
+  b.channels = n_embd;
+  b.nhead = n_head;
+  b.depth = n_layer;
+  b.dim_ff = 4 * n_embd;
+  b.dropout = dropout;
+  b.dropout_ff = dropout;
+  b.dim_k = args.get_int("k", std::min<int64_t>(64, block_size));
+  b.parameter_sharing = lf::parse_sharing(args.get_string("sharing", "layerwise"));
+  b.method = lf::parse_method(args.get_string("method", "learnable"));
+  b.causal = lf::parse_causal(args.get_string("causal", "prefix"));
+  b.checkpoint_level = lf::parse_checkpoint(args.get_string("checkpoint", "C0"));
+  args.check_used("linformer", "k, sharing, method, causal, checkpoint");
+  ATTIC_CHECK(b.causal != lf::Causal::None, "model linformer is a language model: causal must be prefix or "
+              "leaky, got none");
+  o.validate("model linformer");
+  return o;
+}
+
+std::string TrainConfig::block_attention() const {
+  return model == "elita" ? "elita" : model == "linformer" ? "linformer" : attention;
+}
 
 std::string TrainConfig::block_attention_options() const {
   if (block_attention() != "elita") return attention_options;

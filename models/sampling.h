@@ -33,9 +33,10 @@ Tensor generate_tokens(nn::Module& model, const Tensor& idx, int64_t n, int64_t 
                        int64_t top_k, Generator& gen,
                        const std::function<Tensor(const Tensor&)>& next_logits);
 
-// generate_tokens for a model that may decode incrementally (GPT, ElitaLM): Model has
-// start_decoding() -> optional<State>, step(State&, idx [B, t]) -> logits [B, 1, V], and
-// forward(idx [B, T]).logits -> [B, 1, V]. With use_cache the prompt goes through step()
+// generate_tokens for a model that may decode incrementally (GPT, ElitaLM, LinformerLM):
+// Model has start_decoding() -> optional<State>, step(State&, idx [B, t]) -> logits
+// [B, 1, V], and forward(idx [B, T]).logits -> [B, 1, V], or else gives recompute(idx) -> the
+// same logits. With use_cache the prompt goes through step()
 // at once and then each new token alone; once the text outgrows block_size the crop moves
 // every position, nothing cached holds, and each token recomputes its window, as nanoGPT
 // does for every token. Without a state (start_decoding() gives nullopt) it recomputes
@@ -43,7 +44,7 @@ Tensor generate_tokens(nn::Module& model, const Tensor& idx, int64_t n, int64_t 
 template <class Model>
 Tensor generate_incremental(Model& model, const Tensor& idx, int64_t n, int64_t block_size,
                             int64_t vocab_size, double temperature, int64_t top_k, Generator& gen,
-                            bool use_cache) {
+                            bool use_cache, std::function<Tensor(const Tensor&)> recompute = nullptr) {
   const int64_t B = idx.size(0);
   std::optional<typename decltype(model.start_decoding())::value_type> state;
   bool started = false, sliding = false;
@@ -63,7 +64,10 @@ Tensor generate_incremental(Model& model, const Tensor& idx, int64_t n, int64_t 
         sliding = true;  // the crop dropped the first token: every position moved
       }
     }
-    return model.forward(ctx).logits.view({B, vocab_size});  // the last position only
+    if (recompute) return recompute(ctx).view({B, vocab_size});
+    if constexpr (requires { model.forward(ctx).logits; })
+      return model.forward(ctx).logits.view({B, vocab_size});  // the last position only
+    fail("generate_incremental: the model needs forward(idx).logits or a recompute function");
   };
   return generate_tokens(model, idx, n, block_size, temperature, top_k, gen, next_logits);
 }

@@ -1,6 +1,5 @@
 #include "models/linformer/linformer_lm.h"
 
-#include "models/sampling.h"
 #include "optim/decay_groups.h"
 
 namespace attic::models::linformer {
@@ -47,17 +46,47 @@ Tensor LinformerLM::loss(const Tensor& idx, const Tensor& targets) {
   return cross_entropy(logits.reshape({-1, V}), targets.reshape({-1}), -1);
 }
 
+Tensor LinformerLM::last_logits(const Tensor& ctx) {
+  const int64_t n = options.body.input_size, B = ctx.size(0), T = ctx.size(1);
+  Tensor padded = T == n ? ctx : cat({ctx, zeros({B, n - T}, TensorOptions(DType::Int64).device(ctx.device()))}, 1);
+  return forward(padded).narrow(1, T - 1, 1);
+}
+
 Tensor LinformerLM::generate(const Tensor& idx, int64_t max_new_tokens, double temperature, int64_t top_k,
-                             Generator* gen) {
+                             Generator* gen, bool use_cache) {
   ATTIC_CHECK(to_logits != nullptr, "LinformerLM: generate needs the output head (built with return_emb)");
-  const int64_t n = options.body.input_size, B = idx.size(0);
-  auto next_logits = [&](const Tensor& ctx) {  // ctx [B, T ≤ n]
-    const int64_t T = ctx.size(1);
-    Tensor padded = T == n ? ctx : cat({ctx, zeros({B, n - T}, TensorOptions(DType::Int64).device(ctx.device()))}, 1);
-    return forward(padded).narrow(1, T - 1, 1).reshape({B, -1});
-  };
-  return generate_tokens(*this, idx, max_new_tokens, n, temperature, top_k, gen ? *gen : default_generator(),
-                         next_logits);
+  return generate_incremental(*this, idx, max_new_tokens, options.body.input_size, options.num_tokens, temperature,
+                              top_k, gen ? *gen : default_generator(), use_cache,
+                              [this](const Tensor& ctx) { return last_logits(ctx); });
+}
+
+std::optional<LinformerLM::DecodeState> LinformerLM::start_decoding() const {
+  if (options.body.decoder_mode) return std::nullopt;
+  std::vector<const nn::CausalMixer*> mixers;
+  for (const auto& a : stack().attentions()) mixers.push_back(a.get());
+  return models::start_decoding(mixers);
+}
+
+// The stack, position by position: every sublayer but attention acts on each token alone,
+// so only the attentions need their state.
+Tensor LinformerLM::step(DecodeState& state, const Tensor& idx) {
+  const int64_t t = idx.size(1);
+  ATTIC_CHECK(idx.dim() == 2 && state.length + t <= options.body.input_size, "LinformerLM::step: ",
+              state.length, " tokens seen and ", t, " more exceed input_size ", options.body.input_size);
+  Tensor x = dropout_tokens->forward(to_token_emb->forward(idx) + pos_emb->forward(t, state.length));
+  if (projected) x = projected->project_in->forward(x);
+  size_t a = 0;
+  for (const auto& m : *stack().seq) {
+    auto r = std::dynamic_pointer_cast<Residual>(m);
+    if (auto attn = std::dynamic_pointer_cast<MHAttention>(r->fn)) {
+      x = r->norm->forward(x + attn->step(*state.layers[a++], x, {}));
+    } else {
+      x = r->forward(x);
+    }
+  }
+  if (projected) x = projected->project_out->forward(x);
+  state.length += t;
+  return to_logits->forward(x.narrow(1, t - 1, 1));
 }
 
 optim::AdamW LinformerLM::configure_optimizers(double weight_decay, double learning_rate,

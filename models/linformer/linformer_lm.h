@@ -15,6 +15,7 @@
 
 #include "models/linformer/linformer.h"
 #include "models/linformer/positional_embedding.h"
+#include "models/sampling.h"
 #include "nn/embedding.h"
 #include "optim/adam.h"
 #include "tensor/random.h"
@@ -46,9 +47,20 @@ class LinformerLM : public nn::Module {
   // Appends max_new_tokens tokens to idx [B, T0], nanoGPT's rule (temperature, top_k). The
   // model reads exactly n positions: the context is the last n tokens, zero-padded at the end
   // when shorter (the package's Padder) and read at its last real position. Only a causal
-  // model (prefix) gives the distribution it was trained for; a leaky one sees the padding.
+  // model gives the distribution it was trained for; a leaky one sees the padding.
+  // use_cache: under causal=prefix every attention carries its slots (MHAttention::State)
+  // and a token costs O(k d) per layer; the tokens drawn are the same either way.
   Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature = 1.0, int64_t top_k = 0,
-                  Generator* gen = nullptr);
+                  Generator* gen = nullptr, bool use_cache = true);
+
+  using DecodeState = models::DecodeState;
+  // A fresh state (one entry per attention layer), or nullopt unless causal=prefix.
+  std::optional<DecodeState> start_decoding() const;
+  // idx [B, t]: the t tokens after state.length -> logits [B, 1, V] of the last one, equal to
+  // forward() over the whole text (padded to n) at that position.
+  Tensor step(DecodeState& state, const Tensor& idx);
+  // The logits [B, 1, V] after ctx [B, T ≤ n]: forward over ctx zero-padded to n, at T − 1.
+  Tensor last_logits(const Tensor& ctx);
 
   // nanoGPT's two AdamW groups (optim/decay_groups.h): matrices decay, vectors do not.
   optim::AdamW configure_optimizers(double weight_decay, double learning_rate, std::pair<double, double> betas);

@@ -15,8 +15,9 @@ PositionalEmbedding::PositionalEmbedding(int64_t channels) {
   inv_freq = register_buffer("inv_freq", from_vector(f));
 }
 
-Tensor PositionalEmbedding::forward(int64_t n) const {
-  Tensor t = arange(double(n), TensorOptions(inv_freq.dtype()).device(inv_freq.device())).view({n, 1});
+Tensor PositionalEmbedding::forward(int64_t n, int64_t offset) const {
+  Tensor t = arange(double(offset), double(offset + n), 1.0, TensorOptions(inv_freq.dtype()).device(inv_freq.device()))
+                 .view({n, 1});
   Tensor angle = t * inv_freq.view({1, -1});  // [n, E/2]
   return cat({sin(angle), cos(angle)}, -1).unsqueeze(0);
 }

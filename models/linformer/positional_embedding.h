@@ -15,8 +15,8 @@ namespace attic::models::linformer {
 class PositionalEmbedding : public nn::Module {
  public:
   explicit PositionalEmbedding(int64_t channels);  // E, even
-  // -> [1, n, E] for positions 0 .. n − 1
-  Tensor forward(int64_t n) const;
+  // -> [1, n, E] for positions offset .. offset + n − 1
+  Tensor forward(int64_t n, int64_t offset = 0) const;
 
   Tensor inv_freq;  // [E/2]
 };

@@ -90,7 +90,7 @@ TEST_CASE("bad ELiTA keys are one line and exit 2, before anything trains", "[cl
   one_line(attic_run("train " + s.tiny("x") + " --elita_numerics=clip"),
            "the elita_* keys need model = elita or attention = elita (model is gpt, attention softmax)");
   one_line(attic_run("train " + s.tiny("x") + " --model=transformer"),
-           "model must be gpt, pooled_lm or elita, got 'transformer'");
+           "model must be gpt, pooled_lm, elita or linformer, got 'transformer'");
   one_line(attic_run("train " + s.tiny("x") + " --attention=elita --attention_options=pos_w=4"),
            "attention elita takes its options from elita_numerics, elita_positions, elita_att_w and "
            "elita_pos_w, not attention_options ('pos_w=4')");

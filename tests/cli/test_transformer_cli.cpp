@@ -43,7 +43,7 @@ TEST_CASE("attic train --model=pooled_lm trains, checkpoints, samples and evalua
 TEST_CASE("attic train rejects an unknown model or attention in one line", "[cli][pooled_lm]") {
   Run r = attic_run("train --model=bert");
   CHECK(r.code == 2);
-  CHECK(r.out == "Overriding: model = bert\nattic: model must be gpt, pooled_lm or elita, got 'bert'\n");
+  CHECK(r.out == "Overriding: model = bert\nattic: model must be gpt, pooled_lm, elita or linformer, got 'bert'\n");
   r = attic_run("train --model=pooled_lm --attention=flash");
   CHECK(r.code == 2);
   CHECK(has(r.out, "attic: attention must be softmax, linear_elu, linear_exp, elita or linformer, got 'flash'\n"));

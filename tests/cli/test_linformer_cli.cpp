@@ -1,0 +1,76 @@
+// The Linformer from the command line: `attic train --model=linformer` (the package's
+// LinformerLM) and `--attention=linformer` (its MHAttention in the GPT) train, record their
+// options, sample through the prefix mode's state (the same text as recomputing), evaluate
+// and resume as an uninterrupted run; bad Linformer options are one line, exit 2.
+#include "cli/checkpoint.h"
+#include "cli/cli_helpers.h"
+#include "helpers.h"
+
+using namespace attic;
+using namespace attic::testing;
+
+namespace {
+
+std::vector<std::string> eval_lines(const std::string& out) { return lines_matching(out, "^step [0-9]+: "); }
+
+}  // namespace
+
+TEST_CASE("attic train --model=linformer trains, samples, evaluates and resumes as an uninterrupted run would",
+          "[cli][e2e][linformer]") {
+  Scratch s;
+  const std::string flags = " --model=linformer --attention_options=k=8,sharing=kv --eval_interval=4";
+  Run r = attic_run("train " + s.tiny("a") + flags + " --max_iters=8");
+  REQUIRE(r.code == 0);
+  const cli::CheckpointInfo info = cli::read_checkpoint_info(s.path("a"));
+  CHECK(info.attention == "linformer");
+  CHECK(info.attention_options == "k=8,sharing=kv");
+
+  REQUIRE(attic_run("train " + s.tiny("b") + flags + " --max_iters=4").code == 0);
+  Run resumed = attic_run("train " + s.tiny("b") + flags + " --max_iters=8 --init_from=resume");
+  REQUIRE(resumed.code == 0);
+  REQUIRE(eval_lines(r.out).size() == 3);  // steps 0, 4, 8
+  CHECK(eval_lines(resumed.out).back() == eval_lines(r.out).back());
+
+  Run cached = attic_run("sample --out_dir=" + s.path("a") + " --num_samples=2 --max_new_tokens=30");
+  Run plain = attic_run("sample --out_dir=" + s.path("a") + " --num_samples=2 --max_new_tokens=30 --use_cache=false");
+  CHECK(cached.code == 0);
+  CHECK(cached.out == plain.out);
+  CHECK(attic_run("eval --out_dir=" + s.path("a") + " --eval_iters=2").code == 0);
+}
+
+TEST_CASE("attic train --attention=linformer puts the Linformer's attention in the GPT, leaky or prefix",
+          "[cli][e2e][linformer]") {
+  Scratch s;
+  const std::string causal = GENERATE(as<std::string>{}, "prefix", "leaky");
+  INFO(causal);
+  Run r = attic_run("train " + s.tiny("g") + " --attention=linformer --attention_options=k=4,causal=" + causal +
+                    " --max_iters=4 --eval_interval=4");
+  REQUIRE(r.code == 0);
+  CHECK(cli::read_checkpoint_info(s.path("g")).attention == "linformer");
+  Run cached = attic_run("sample --out_dir=" + s.path("g") + " --num_samples=1 --max_new_tokens=20");
+  Run plain = attic_run("sample --out_dir=" + s.path("g") + " --num_samples=1 --max_new_tokens=20 --use_cache=false");
+  CHECK(cached.code == 0);
+  CHECK(cached.out == plain.out);
+  CHECK(attic_run("eval --out_dir=" + s.path("g") + " --eval_iters=2").code == 0);
+}
+
+TEST_CASE("bad Linformer options are one line and exit 2, before anything trains", "[cli][errors][linformer]") {
+  Scratch s;
+  auto one_line = [](const Run& r, const std::string& message) {
+    CHECK(r.code == 2);
+    const std::vector<std::string> lines = lines_matching(r.out, "^attic: ");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0] == "attic: " + message);
+  };
+  one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=k=17"),
+           "model linformer: dim_k 17 is larger than input_size 16; k slots summarize n positions, k <= n");
+  one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=causal=none"),
+           "model linformer is a language model: causal must be prefix or leaky, got none");
+  one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=method=conv"),
+           "linformer: method must be learnable, convolution or no_params, got 'conv'");
+  one_line(attic_run("train " + s.tiny("x") + " --attention=linformer --attention_options=sharing=layerwise"),
+           "linformer attention: layerwise sharing spans the whole stack; use model=linformer for it, or "
+           "sharing=none, headwise or kv in the GPT");
+  one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=kk=3"),
+           "attention linformer: unknown option 'kk' (it takes k, sharing, method, causal, checkpoint)");
+}
