@@ -16,6 +16,12 @@
 //   attic bench elita [--max_n=131072] [--softmax_max_n=16384] [--threads=N] [--json]
 //       ELiTA's attention against softmax as N doubles from 1024: time, memory per token,
 //       t(2N)/t(N) (cli/bench_elita.cpp).
+//   attic bench linformer [--max_n=262144] [--softmax_max_n=16384] [--threads=N] [--json]
+//       Linformer attention (causal none and prefix) against softmax as n doubles from 4096:
+//       time, memory per token, t(2n)/t(n) (cli/bench_linformer.cpp).
+//   attic bench linformer --checkpoints [--n=4096] [--threads=N] [--json]
+//       a 12-layer Linformer stack at checkpoint levels C0, C1, C2 in alternating rounds:
+//       time and peak memory of forward + backward, and their ratios to C0.
 //
 // Each GEMM figure is the best of several runs, so a busy machine shows its quietest
 // moment; a training figure is the median step after a warm-up.
@@ -30,6 +36,7 @@
 
 #include "cli/bench_attention.h"
 #include "cli/bench_elita.h"
+#include "cli/bench_linformer.h"
 #include "cli/bench_sample.h"
 #include "cli/bench_timer.h"
 #include "cli/command_line.h"
@@ -216,14 +223,18 @@ int bench_train(const std::string& preset, const std::string& attention, Device 
 
 int bench(const std::vector<std::string>& args) {
   ATTIC_CHECK(!args.empty() && (args[0] == "gemm" || args[0] == "train" || args[0] == "attention" ||
-                                 args[0] == "sample" || args[0] == "elita"),
-              "bench: expected 'attic bench gemm', 'train', 'attention', 'sample' or 'elita', got '",
+                                 args[0] == "sample" || args[0] == "elita" || args[0] == "linformer"),
+              "bench: expected 'attic bench gemm', 'train', 'attention', 'sample', 'elita' or "
+              "'linformer', got '",
               args.empty() ? std::string() : args[0], "'");
   std::string preset = "cpu", device = "cpu", attention = "softmax";
   int64_t threads = 0, iters = 100, warmup = 5;
   double peak = 230.0;
   bool json = false;
-  int64_t max_n = 0, softmax_max_n = -1;  // per bench: attention 4096 / 8192, elita 131072 / 16384
+  // per bench: attention 4096 / 8192, elita 131072 / 16384, linformer 262144 / 16384
+  int64_t max_n = 0, softmax_max_n = -1;
+  bool checkpoints = false;
+  int64_t n = 4096;
   int64_t new_tokens = 1000, block_size = 64;
   Options opts;
   opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train");
@@ -234,15 +245,19 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("iters", iters, "train: timed steps");
   opts.bind("warmup", warmup, "train: untimed steps first");
   opts.bind("peak_gflops_per_core", peak, "gemm: the peak that % of peak refers to");
-  opts.bind("max_n", max_n, "attention, elita: the longest sequence (doubling; default 4096, "
-            "elita 131072)");
-  opts.bind("softmax_max_n", softmax_max_n, "attention, elita: softmax only up to this n (default "
-            "8192, elita 16384)");
+  opts.bind("max_n", max_n, "attention, elita, linformer: the longest sequence (doubling; default "
+            "4096, elita 131072, linformer 262144)");
+  opts.bind("softmax_max_n", softmax_max_n, "attention, elita, linformer: softmax only up to this n "
+            "(default 8192, elita and linformer 16384)");
+  opts.bind("checkpoints", checkpoints, "linformer: time checkpoint levels C0, C1, C2 of a 12-layer "
+            "stack instead");
+  opts.bind("n", n, "linformer --checkpoints: the stack's sequence length");
   opts.bind("new_tokens", new_tokens, "sample: tokens to generate");
   opts.bind("block_size", block_size, "sample: the GPT's context (64: the laptop recipe)");
   std::ostringstream quiet;
   if (!parse_command_line(opts, {args.begin() + 1, args.end()},
-                          "usage: attic bench gemm|train|attention|sample|elita [--key=value ...]", quiet))
+                          "usage: attic bench gemm|train|attention|sample|elita|linformer "
+                          "[--key=value ...]", quiet))
     return 0;
   if (args[0] == "gemm") return bench_gemm(threads, peak, json);
   if (args[0] == "attention")
@@ -251,6 +266,10 @@ int bench(const std::vector<std::string>& args) {
   if (args[0] == "elita")
     return bench_elita(max_n > 0 ? max_n : 131072, softmax_max_n >= 0 ? softmax_max_n : 16384,
                        threads, json);
+  if (args[0] == "linformer")
+    return checkpoints ? bench_linformer_checkpoints(n, threads, json)
+                       : bench_linformer(max_n > 0 ? max_n : 262144,
+                                         softmax_max_n >= 0 ? softmax_max_n : 16384, threads, json);
   if (args[0] == "sample") return bench_sample(new_tokens, block_size, threads, json);
   return bench_train(preset, attention, device_from_flag(device), threads, iters, warmup, json);
 }

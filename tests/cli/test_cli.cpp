@@ -262,7 +262,7 @@ TEST_CASE("attic bench train prints one JSON line with ms_per_iter and peak memo
   CHECK(bad.out == "attic: bench train: preset must be cpu or gpu-size, got 'tpu'\n");
   Run what = attic_run("bench fastest");
   CHECK(what.code == 2);
-  CHECK(what.out == "attic: bench: expected 'attic bench gemm', 'train', 'attention', 'sample' or 'elita', got 'fastest'\n");
+  CHECK(what.out == "attic: bench: expected 'attic bench gemm', 'train', 'attention', 'sample', 'elita' or 'linformer', got 'fastest'\n");
 }
 
 TEST_CASE("device cuda is one clear line and exit 2 where CUDA cannot run", "[cli][device]") {
