@@ -13,5 +13,6 @@ int eval(const std::vector<std::string>& args);
 int bench(const std::vector<std::string>& args);
 int seq2seq(const std::vector<std::string>& args);  // cli/seq2seq.cpp
 int compare(const std::vector<std::string>& args);  // cli/compare.cpp
+int plot(const std::vector<std::string>& args);     // cli/plot.cpp
 
 }  // namespace attic::cli

@@ -23,7 +23,8 @@ const char* kUsage =
     "           softmax vs linear attention (attic bench attention) or generation with\n"
     "           and without the attentions' caches (attic bench sample)\n"
     "  seq2seq  train an encoder-decoder on the copy or reverse task\n"
-    "  compare  train several runs of one config (attic compare CONFIG) and plot them together\n";
+    "  compare  train several runs of one config (attic compare CONFIG) and plot them together\n"
+    "  plot     draw a Linformer checkpoint's attention heads (attic plot linformer-heads)\n";
 
 // One line, whatever the message holds.
 std::string one_line(std::string s) {
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
     if (command == "bench") return attic::cli::bench(args);
     if (command == "seq2seq") return attic::cli::seq2seq(args);
     if (command == "compare") return attic::cli::compare(args);
+    if (command == "plot") return attic::cli::plot(args);
     std::cerr << "attic: unknown command '" << command << "'\n" << kUsage;
     return 2;
   } catch (const attic::Error& e) {

@@ -3,12 +3,14 @@
 //
 //   attic seq2seq --task=copy --threads=1
 //   attic seq2seq --task=reverse --attention=linear_elu --steps=3000
+//   attic seq2seq --task=reverse --attention=linformer --k=5   # the Linformer's encoder-decoder
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "models/linformer/enc_dec.h"
 #include "models/transformer/copy_task.h"
 #include "nn/attention/registry.h"
 #include "tensor/threads.h"
@@ -19,7 +21,7 @@ int seq2seq(const std::vector<std::string>& args) {
   models::CopyTaskOptions o;
   o.log_interval = 100;
   std::string task = "copy", attention = "softmax";
-  int64_t threads = 0, seed = 1;
+  int64_t threads = 0, seed = 1, k = 0;
   Options opts;
   opts.bind("task", task, "copy or reverse");
   opts.bind("length", o.length, "symbols per sequence");
@@ -33,18 +35,44 @@ int seq2seq(const std::vector<std::string>& args) {
   opts.bind("n_head", o.model.n_head);
   opts.bind("n_embd", o.model.n_embd);
   opts.bind("hidden", o.model.hidden, "feed-forward width");
-  opts.bind("attention", attention, "an attention with a q, k, v form: softmax, linear_elu or linear_exp");
+  opts.bind("attention", attention, "softmax, linear_elu or linear_exp in the blocks' encoder-decoder, or "
+            "linformer: the Linformer's own (LinformerEncDec, decoder causal=prefix)");
+  opts.bind("k", k, "linformer: slots per head (0: length / 2)");
   opts.bind("seed", seed);
   opts.bind("threads", threads, "CPU threads (0: all)");
   if (!parse_command_line(opts, args, "usage: attic seq2seq [--key=value ...]", std::cout)) return 0;
   ATTIC_CHECK(task == "copy" || task == "reverse", "task must be copy or reverse, got '", task, "'");
   ATTIC_CHECK(threads >= 0 && seed >= 0, "threads and seed must be >= 0");
   o.reverse = task == "reverse";
-  o.model.attention = nn::find_attention(attention).name;
   o.seed = uint64_t(seed);
   if (threads > 0) set_num_threads(int(threads));
   manual_seed(uint64_t(seed));
-  models::CopyTaskResult r = models::train_copy_task(o, &std::cout);
+  models::CopyTaskResult r;
+  if (attention == "linformer") {
+    namespace lf = models::linformer;
+    o.validate();
+    const int64_t slots = k > 0 ? k : std::max<int64_t>(1, o.length / 2);
+    lf::LinformerEncDecOptions lo;
+    for (lf::LinformerLMOptions* side : {&lo.enc, &lo.dec}) {
+      *side = side == &lo.enc ? lf::LinformerEncDecOptions::encoder_defaults(o.symbols + 1, o.length, o.model.n_embd)
+                              : lf::LinformerEncDecOptions::decoder_defaults(o.symbols + 1, o.length, o.model.n_embd);
+      side->dropout_tokens = 0;
+      lf::LinformerOptions& b = side->body;
+      b.dim_k = slots;
+      b.dim_ff = o.model.hidden;
+      b.nhead = o.model.n_head;
+      b.depth = o.model.n_layer;
+      b.dropout = 0;
+      b.dropout_ff = 0;
+      b.parameter_sharing = lf::Sharing::Headwise;
+    }
+    lf::LinformerEncDec model(lo);
+    r = models::train_seq2seq(model, o, &std::cout);
+  } else {
+    ATTIC_CHECK(k == 0, "seq2seq: k is the linformer attention's option, got k ", k, " with attention ", attention);
+    o.model.attention = nn::find_attention(attention).name;
+    r = models::train_copy_task(o, &std::cout);
+  }
   std::printf("%s, %lld symbols from 1..%lld, %s attention: final train loss %.4f; held-out "
               "(%lld sequences): token accuracy %.2f%%, exact match %.2f%%\n", task.c_str(),
               (long long)o.length, (long long)o.symbols, attention.c_str(), r.final_loss,

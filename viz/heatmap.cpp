@@ -25,11 +25,11 @@ void check(const Heatmap& h) {
     ATTIC_CHECK(v >= 0 && std::isfinite(v), "heatmap_svg: values must be finite and >= 0, got ", v);
 }
 
-// One heatmap's elements, with its top-left corner at (x0, 0).
-void draw(std::ostringstream& os, const Heatmap& h, int x0, int cell) {
+// One heatmap's elements, with its top-left corner at (x0, y0).
+void draw(std::ostringstream& os, const Heatmap& h, int x0, int y0, int cell) {
   const double vmax = std::max(1e-300, *std::max_element(h.values.begin(), h.values.end()));
-  const int gx = x0 + kLeft, gy = kTop;
-  os << "<text x=\"" << gx + h.cols * cell / 2 << "\" y=\"20\" text-anchor=\"middle\" "
+  const int gx = x0 + kLeft, gy = y0 + kTop;
+  os << "<text x=\"" << gx + h.cols * cell / 2 << "\" y=\"" << y0 + 20 << "\" text-anchor=\"middle\" "
      << "font-size=\"14\">" << svg_escape(h.title) << "</text>\n";
   for (int r = 0; r < h.rows; ++r)
     for (int c = 0; c < h.cols; ++c)
@@ -65,21 +65,38 @@ std::string heat_color(double v) {
 }
 
 std::string heatmaps_svg(const std::vector<Heatmap>& maps, int cell) {
+  return heatmap_grid_svg(maps, int(maps.size()), cell);
+}
+
+// Row r of the grid holds maps r·columns .. r·columns + columns − 1; every cell of the grid
+// is as wide as the widest map in its column and as tall as the tallest in its row.
+std::string heatmap_grid_svg(const std::vector<Heatmap>& maps, int columns, int cell) {
   ATTIC_CHECK(!maps.empty(), "heatmap_svg: no heatmaps to draw");
-  ATTIC_CHECK(cell > 0, "heatmap_svg: cell must be positive, got ", cell);
-  int width = 0, height = 0;
-  for (const Heatmap& h : maps) {
+  ATTIC_CHECK(cell > 0 && columns > 0, "heatmap_svg: cell and columns must be positive, got ", cell, " and ",
+              columns);
+  const int rows = (int(maps.size()) + columns - 1) / columns;
+  std::vector<int> col_width(size_t(columns), 0), row_height(size_t(rows), 0);
+  for (size_t i = 0; i < maps.size(); ++i) {
+    const Heatmap& h = maps[i];
     check(h);
-    width += kLeft + h.cols * cell + kGap;
-    height = std::max(height, kTop + h.rows * cell + kBottom);
+    const size_t r = i / size_t(columns), c = i % size_t(columns);
+    col_width[c] = std::max(col_width[c], kLeft + h.cols * cell + kGap);
+    row_height[r] = std::max(row_height[r], kTop + h.rows * cell + kBottom);
   }
+  int width = 0, height = 0;
+  for (int w : col_width) width += w;
+  for (int h : row_height) height += h;
   std::ostringstream os;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
      << "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  int x0 = 0;
-  for (const Heatmap& h : maps) {
-    draw(os, h, x0, cell);
-    x0 += kLeft + h.cols * cell + kGap;
+  int y0 = 0;
+  for (int r = 0; r < rows; ++r) {
+    int x0 = 0;
+    for (int c = 0; c < columns && size_t(r * columns + c) < maps.size(); ++c) {
+      draw(os, maps[size_t(r * columns + c)], x0, y0, cell);
+      x0 += col_width[size_t(c)];
+    }
+    y0 += row_height[size_t(r)];
   }
   os << "</svg>\n";
   return os.str();

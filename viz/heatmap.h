@@ -24,5 +24,7 @@ std::string heatmap_svg(const Heatmap& h, int cell = 24);
 
 // Several heatmaps side by side (e.g. one per head), each with its own title.
 std::string heatmaps_svg(const std::vector<Heatmap>& maps, int cell = 24);
+// The same in a grid of `columns` maps per row (e.g. layers × heads).
+std::string heatmap_grid_svg(const std::vector<Heatmap>& maps, int columns, int cell = 24);
 
 }  // namespace attic::viz

@@ -40,4 +40,27 @@ Tensor LinformerEncDec::forward(const Tensor& x, const Tensor& y) {
   return decoder->forward(y.defined() ? y : x, args);
 }
 
+Tensor LinformerEncDec::greedy_decode(const Tensor& x, int64_t length, int64_t start) {
+  const int64_t n = options.dec.body.input_size, B = x.size(0);
+  ATTIC_CHECK(length >= 1 && length <= n, "LinformerEncDec::greedy_decode: length must be in 1..", n, ", got ",
+              length);
+  const bool was_training = is_training();
+  eval();
+  NoGradGuard no_grad;
+  LayerArgs args;
+  args.embeddings = encoder->forward(x);
+  std::vector<int64_t> tgt(size_t(B * n), 0), out(size_t(B * length));
+  for (int64_t b = 0; b < B; ++b) tgt[size_t(b * n)] = start;
+  for (int64_t t = 0; t < length; ++t) {
+    Tensor logits = decoder->forward(from_vector(tgt, {B, n}).to(x.device()), args);  // [B, n, V]
+    const std::vector<int64_t> next = argmax(logits.select(1, t), -1).to(Device::CPU).to_vector<int64_t>();
+    for (int64_t b = 0; b < B; ++b) {
+      out[size_t(b * length + t)] = next[size_t(b)];
+      if (t + 1 < n) tgt[size_t(b * n + t + 1)] = next[size_t(b)];
+    }
+  }
+  train(was_training);
+  return from_vector(out, {B, length});
+}
+
 }  // namespace attic::models::linformer

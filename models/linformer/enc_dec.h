@@ -30,6 +30,10 @@ class LinformerEncDec : public nn::Module {
   // x [B, n_enc] ids, y [B, n_dec] ids (y undefined: y = x) -> [B, n_dec, V_dec]. The encoder
   // and decoder widths and lengths must agree, as the package asserts.
   Tensor forward(const Tensor& x, const Tensor& y = Tensor());
+  // Greedy decoding of x [B, n]: [B, length] int64 (length ≤ n), starting from token start.
+  // The decoder reads n positions; the ones not decoded yet are zeros, which a causal
+  // (prefix) decoder cannot see from the positions before them. No graph, eval mode.
+  Tensor greedy_decode(const Tensor& x, int64_t length, int64_t start = 0);
 
   LinformerEncDecOptions options;
   std::shared_ptr<LinformerLM> encoder, decoder;

@@ -86,6 +86,8 @@ Tensor MHAttention::forward(const Tensor& x, const LayerArgs& args) {
   ATTIC_CHECK(x.dim() == 3 && x.size(2) == o.channels && x.size(1) >= 1 && x.size(1) <= o.input_size,
               "MHAttention: expected x [B, m, ", o.channels, "] with 1 <= m <= ", o.input_size, ", got ",
               str(x.shape()));
+  LayerArgs head_args = args;
+  head_args.visualize = args.visualize || visualize;
   const Tensor& context = o.decoder_mode ? args.embeddings : x;
   ATTIC_CHECK(!o.decoder_mode || (context.defined() && context.shape() == x.shape()),
               "MHAttention: decoder mode needs embeddings of x's shape ", str(x.shape()), ", got ",
@@ -99,10 +101,10 @@ Tensor MHAttention::forward(const Tensor& x, const LayerArgs& args) {
     if (o.checkpoint_level == Checkpoint::C2) {
       // The head's P̄ [B, m, k] and its softmax are recomputed in backward; only Q, K, V stay.
       outs.push_back(autograd::checkpoint(
-          [head, args](const std::vector<Tensor>& in) { return head->forward(in[0], in[1], in[2], args); },
+          [head, head_args](const std::vector<Tensor>& in) { return head->forward(in[0], in[1], in[2], head_args); },
           {Q, K, V}));
     } else {
-      outs.push_back(head->forward(Q, K, V, args));
+      outs.push_back(head->forward(Q, K, V, head_args));
     }
   }
   Tensor y = cat(outs, -1);  // [B, m, h·d]

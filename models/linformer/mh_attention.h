@@ -69,6 +69,9 @@ class MHAttention : public nn::CausalMixer {
   std::vector<const Projection*> projections() const;
 
   MHAttentionOptions options;
+  // Keep each head's P̄ on every forward, as LayerArgs::visualize does for one call: the
+  // GPT's blocks pass no LayerArgs (models/linformer/visualizer.h sets it).
+  bool visualize = false;
   std::shared_ptr<nn::ModuleList> heads, to_q, to_k, to_v;
   std::shared_ptr<nn::Linear> w_o, w_o_1, w_o_2;
   std::shared_ptr<nn::Dropout> mh_dropout;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "models/linformer/enc_dec.h"
 #include "optim/optim.h"
 
 namespace attic::models {
@@ -31,7 +32,8 @@ void CopyTaskOptions::validate() const {
               "and steps, log_interval >= 0");
 }
 
-std::pair<double, double> evaluate_copy_task(EncoderDecoder& model, const CopyTaskOptions& o) {
+template <class Model>
+std::pair<double, double> evaluate_seq2seq(Model& model, const CopyTaskOptions& o) {
   // A generator of its own, far from the training one: with symbols^length possible
   // sequences (10^10 by default) the held-out set almost surely shares none with training.
   Generator gen(o.seed * 7919u + 104729u);
@@ -48,6 +50,10 @@ std::pair<double, double> evaluate_copy_task(EncoderDecoder& model, const CopyTa
   return {double(tokens_right) / double(o.eval_size * o.length), double(seqs_right) / double(o.eval_size)};
 }
 
+std::pair<double, double> evaluate_copy_task(EncoderDecoder& model, const CopyTaskOptions& o) {
+  return evaluate_seq2seq(model, o);
+}
+
 CopyTaskResult train_copy_task(const CopyTaskOptions& o, std::ostream* log, EncoderDecoder* given) {
   o.validate();
   EncoderDecoderConfig mc = o.model;
@@ -55,7 +61,13 @@ CopyTaskResult train_copy_task(const CopyTaskOptions& o, std::ostream* log, Enco
   mc.max_length = o.length;
   std::unique_ptr<EncoderDecoder> owned;
   if (!given) owned = std::make_unique<EncoderDecoder>(mc);
-  EncoderDecoder& model = given ? *given : *owned;
+  return train_seq2seq(given ? *given : *owned, o, log);
+}
+
+template <class Model>
+CopyTaskResult train_seq2seq(Model& model, const CopyTaskOptions& o, std::ostream* log) {
+  o.validate();
+  const int64_t V = o.symbols + 1;
   optim::AdamW opt(model.parameters(), optim::AdamWOptions(o.learning_rate).betas({0.9, 0.98}).weight_decay(0.0));
   Generator gen(o.seed);
   const int64_t warmup = std::max<int64_t>(1, o.steps / 10);
@@ -67,7 +79,7 @@ CopyTaskResult train_copy_task(const CopyTaskOptions& o, std::ostream* log, Enco
                                                  std::max(o.steps, warmup + 1)));
     CopyBatch b = make_copy_batch(o.batch_size, o.length, o.symbols, o.reverse, gen);
     Tensor logits = model.forward(b.src, b.tgt_in);  // [B, T, V]
-    Tensor loss = cross_entropy(logits.reshape({-1, mc.vocab_size}), b.tgt_out.reshape({-1}));
+    Tensor loss = cross_entropy(logits.reshape({-1, V}), b.tgt_out.reshape({-1}));
     opt.zero_grad();
     loss.backward();
     optim::clip_grad_norm_(model.parameters(), 1.0);
@@ -82,8 +94,12 @@ CopyTaskResult train_copy_task(const CopyTaskOptions& o, std::ostream* log, Enco
   }
   CopyTaskResult r;
   r.final_loss = tail_n > 0 ? tail_loss / double(tail_n) : 0.0;
-  std::tie(r.token_accuracy, r.exact_match) = evaluate_copy_task(model, o);
+  std::tie(r.token_accuracy, r.exact_match) = evaluate_seq2seq(model, o);
   return r;
 }
+
+template CopyTaskResult train_seq2seq(EncoderDecoder&, const CopyTaskOptions&, std::ostream*);
+template CopyTaskResult train_seq2seq(linformer::LinformerEncDec&, const CopyTaskOptions&, std::ostream*);
+template std::pair<double, double> evaluate_seq2seq(linformer::LinformerEncDec&, const CopyTaskOptions&);
 
 }  // namespace attic::models

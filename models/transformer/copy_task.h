@@ -50,4 +50,13 @@ CopyTaskResult train_copy_task(const CopyTaskOptions& options, std::ostream* log
 // Greedy decoding of eval_size held-out sequences: (token accuracy, exact match).
 std::pair<double, double> evaluate_copy_task(EncoderDecoder& model, const CopyTaskOptions& options);
 
+// The same loop for any sequence-to-sequence model (EncoderDecoder, the Linformer's
+// LinformerEncDec): Model is an nn::Module with forward(src, tgt_in) -> logits [B, T, V] and
+// greedy_decode(src, length) -> [B, length]. The vocabulary is o.symbols + 1 (id 0 starts).
+// Defined in copy_task.cpp for the two models.
+template <class Model>
+CopyTaskResult train_seq2seq(Model& model, const CopyTaskOptions& options, std::ostream* log = nullptr);
+template <class Model>
+std::pair<double, double> evaluate_seq2seq(Model& model, const CopyTaskOptions& options);
+
 }  // namespace attic::models

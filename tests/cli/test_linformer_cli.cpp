@@ -6,6 +6,9 @@
 #include "cli/cli_helpers.h"
 #include "helpers.h"
 
+#include <fstream>
+#include <iterator>
+
 using namespace attic;
 using namespace attic::testing;
 
@@ -73,4 +76,38 @@ TEST_CASE("bad Linformer options are one line and exit 2, before anything trains
            "sharing=none, headwise or kv in the GPT");
   one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=kk=3"),
            "attention linformer: unknown option 'kk' (it takes k, sharing, method, causal, checkpoint)");
+}
+
+TEST_CASE("attic plot linformer-heads draws every head of a Linformer checkpoint, LM or GPT", "[cli][linformer][viz]") {
+  Scratch s;
+  REQUIRE(attic_run("train " + s.tiny("lm") + " --model=linformer --attention_options=k=4 --n_layer=2 --max_iters=2 "
+                    "--eval_interval=2").code == 0);
+  Run r = attic_run("plot linformer-heads --out_dir=" + s.path("lm") + " --start=\"to be\" --file=heads.svg");
+  CHECK(r.code == 0);
+  CHECK(r.out == "wrote " + s.path("lm") + "/heads.svg: 2 layers x 2 heads, 5 queries\n");
+  std::ifstream in(s.path("lm") + "/heads.svg");
+  const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(svg.find(">layer 1, head 1</text>") != std::string::npos);
+
+  REQUIRE(attic_run("train " + s.tiny("gpt") + " --attention=linformer --attention_options=k=4 --max_iters=2 "
+                    "--eval_interval=2").code == 0);
+  CHECK(attic_run("plot linformer-heads --out_dir=" + s.path("gpt") + " --n_limit=8").code == 0);
+
+  REQUIRE(attic_run("train " + s.tiny("soft") + " --max_iters=2 --eval_interval=2").code == 0);
+  Run none = attic_run("plot linformer-heads --out_dir=" + s.path("soft"));
+  CHECK(none.code == 2);
+  CHECK(none.out == "attic: plot linformer-heads: the checkpoint in " + s.path("soft") +
+                        " has no Linformer attention (model = gpt, attention = softmax)\n");
+}
+
+TEST_CASE("attic seq2seq --attention=linformer trains the Linformer's encoder-decoder", "[cli][linformer][seq2seq]") {
+  Run r = attic_run("seq2seq --task=reverse --attention=linformer --k=2 --length=4 --symbols=3 --steps=5 "
+                    "--eval_size=4 --n_layer=1 --n_head=1 --n_embd=8 --hidden=8 --threads=1 --log_interval=0");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("reverse, 4 symbols from 1..3, linformer attention") != std::string::npos);
+  Run bad = attic_run("seq2seq --k=3");
+  CHECK(bad.code == 2);
+  CHECK(bad.out.find("attic: seq2seq: k is the linformer attention's option, got k 3 with attention softmax") !=
+        std::string::npos);
 }

@@ -53,3 +53,20 @@ TEST_CASE("heatmap_svg refuses mismatched sizes and negative values", "[viz][hea
   CHECK(error_message([&] { viz::heatmap_svg(h); }) ==
         "heatmap_svg: values must be finite and >= 0, got -3");
 }
+
+TEST_CASE("heatmap_grid_svg lays maps out in rows of `columns`", "[viz][heatmap]") {
+  viz::Heatmap h;
+  h.values = {1, 0, 0, 1};
+  h.rows = h.cols = 2;
+  const std::string one_row = viz::heatmaps_svg({h, h, h, h}, 10);
+  const std::string grid = viz::heatmap_grid_svg({h, h, h, h}, 2, 10);
+  // the same 4 maps: 2 × 2 is half as wide and twice as tall as 1 × 4
+  auto size = [](const std::string& svg, const std::string& key) {
+    const size_t at = svg.find(key + "=\"") + key.size() + 2;
+    return std::stoi(svg.substr(at, svg.find('"', at) - at));
+  };
+  CHECK(size(grid, "width") * 2 == size(one_row, "width"));
+  CHECK(size(grid, "height") == 2 * size(one_row, "height"));
+  CHECK(error_message([&] { viz::heatmap_grid_svg({h}, 0); }) ==
+        "heatmap_svg: cell and columns must be positive, got 24 and 0");
+}

@@ -1,0 +1,108 @@
+// The Linformer's encoder-decoder and its pictures: the decoder's self-attention is causal
+// under attic's default (decoder_mask = self) and reads later target tokens under the
+// package's (context); greedy decoding equals teacher forcing on its own output; a small one
+// learns to reverse 4 symbols; P̄ is drawn for every layer, the decoder's cross-attentions
+// as rows of their own.
+#include "helpers.h"
+#include "models/linformer.h"
+#include "models/transformer/copy_task.h"
+
+using namespace attic;
+using namespace attic::models::linformer;
+using attic::testing::error_message;
+
+namespace {
+
+LinformerEncDecOptions tiny(DecoderMask mask, Causal causal) {
+  LinformerEncDecOptions o;
+  o.enc = LinformerEncDecOptions::encoder_defaults(7, 6, 8);
+  o.dec = LinformerEncDecOptions::decoder_defaults(7, 6, 8);
+  for (LinformerLMOptions* side : {&o.enc, &o.dec}) {
+    side->dropout_tokens = 0;
+    side->body.dim_k = 3;
+    side->body.dim_ff = 16;
+    side->body.nhead = 2;
+    side->body.depth = 2;
+    side->body.dropout = 0;
+    side->body.dropout_ff = 0;
+    side->body.parameter_sharing = Sharing::Headwise;
+  }
+  o.dec.body.decoder_mask = mask;
+  o.dec.body.causal = causal;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("decoder: causal under decoder_mask = self, reading ahead under the package's context", "[linformer]") {
+  const auto [mask, causal] = GENERATE(table<DecoderMask, Causal>({{DecoderMask::Self, Causal::Prefix},
+                                                                    {DecoderMask::Context, Causal::Leaky}}));
+  INFO(to_string(mask));
+  manual_seed(3);
+  LinformerEncDec m(tiny(mask, causal));
+  NoGradGuard g;
+  Tensor x = randint(1, 7, {1, 6});
+  Tensor y = from_vector<int64_t>({0, 1, 2, 3, 4, 5}, {1, 6});
+  Tensor y2 = from_vector<int64_t>({0, 1, 2, 3, 6, 6}, {1, 6});  // positions 4, 5 differ
+  const double moved = max(abs(m.forward(x, y).narrow(1, 0, 4) - m.forward(x, y2).narrow(1, 0, 4))).item<double>();
+  if (mask == DecoderMask::Self) CHECK(moved == 0.0);
+  else CHECK(moved > 1e-4);
+}
+
+TEST_CASE("greedy decoding equals teacher forcing on the decoded tokens", "[linformer]") {
+  manual_seed(4);
+  LinformerEncDec m(tiny(DecoderMask::Self, Causal::Prefix));
+  Tensor x = randint(1, 7, {2, 6});
+  Tensor out = m.greedy_decode(x, 6);  // [2, 6]
+  Tensor tgt_in = cat({zeros({2, 1}, kInt64), out.narrow(1, 0, 5)}, 1);
+  NoGradGuard g;
+  m.eval();
+  CHECK(argmax(m.forward(x, tgt_in), -1).to_vector<int64_t>() == out.to_vector<int64_t>());
+}
+
+TEST_CASE("a small LinformerEncDec learns to reverse 4 symbols through 2 slots", "[linformer][train]") {
+  manual_seed(7);
+  models::CopyTaskOptions o;
+  o.length = 4;
+  o.symbols = 4;
+  o.reverse = true;
+  o.steps = 200;
+  o.batch_size = 16;
+  o.learning_rate = 1e-2;
+  o.eval_size = 100;
+  LinformerEncDecOptions lo = tiny(DecoderMask::Self, Causal::Prefix);
+  for (LinformerLMOptions* side : {&lo.enc, &lo.dec}) {
+    side->num_tokens = 5;
+    side->body.input_size = 4;
+    side->body.channels = 16;
+    side->body.dim_k = 2;
+    side->body.depth = 1;
+  }
+  LinformerEncDec m(lo);
+  CHECK(models::train_seq2seq(m, o).exact_match >= 0.95);
+}
+
+TEST_CASE("P̄ of every head as a grid of heat maps, the decoder's cross-attentions included", "[linformer][viz]") {
+  manual_seed(5);
+  LinformerEncDec m(tiny(DecoderMask::Self, Causal::Prefix));
+  const std::vector<NamedAttention> layers = named_attentions(m.decoder->stack());
+  REQUIRE(layers.size() == 4);
+  CHECK(layers[0].first == "layer 0");
+  CHECK(layers[1].first == "layer 0 context");
+  CHECK(layers[3].first == "layer 1 context");
+  CHECK(error_message([&] { head_heatmaps(layers); }).find("kept no P̄") != std::string::npos);
+  for (const auto& [name, a] : layers) a->visualize = true;
+  m.forward(randint(1, 7, {2, 6}), randint(0, 7, {2, 6}));
+  std::vector<viz::Heatmap> maps = head_heatmaps(layers, 4);
+  REQUIRE(maps.size() == 8);  // 4 attention layers × 2 heads
+  CHECK(maps[3].title == "layer 0 context, head 1");
+  CHECK(maps[3].rows == 4);
+  CHECK(maps[3].cols == 3);
+  for (int r = 0; r < 4; ++r)  // each query's weights over the 3 slots sum to 1
+    CHECK(maps[0].values[size_t(r * 3)] + maps[0].values[size_t(r * 3 + 1)] + maps[0].values[size_t(r * 3 + 2)] ==
+          Approx(1.0).epsilon(1e-6));
+  const std::string svg = heads_svg(layers, 4, 5);
+  size_t cells = 0;
+  for (size_t at = svg.find("<rect x="); at != std::string::npos; at = svg.find("<rect x=", at + 1)) ++cells;
+  CHECK(cells == 8 * (4 * 3 + 1));  // every cell, and a frame per map
+}
