@@ -3,10 +3,11 @@
 //
 //   y = net([x | 0 … 0])[:, :m]            x [B, m, C] or ids [B, m], m ≤ n
 //
-// No mask goes with it: the padded positions feed every E and F projection (the package's
-// behaviour, kept: its results depend on it). pad_mask = true passes input_mask so that the
-// padded rows of K and V are zero instead, which is what padding means; their projections
-// then add only the bias. Names: net.* as the package's.
+// The package passes no mask, so its padded positions feed every E and F projection: padding
+// changes the real positions' outputs. attic passes input_mask (pad_mask = true, the
+// default): the padded rows of K and V are zero, their projections add only the bias, and
+// what padding means holds. pad_mask = false is the package's behaviour, kept because its
+// results depend on it. Names: net.* as the package's.
 #pragma once
 
 #include <memory>
@@ -18,8 +19,8 @@ namespace attic::models::linformer {
 
 class Padder : public nn::Module {
  public:
-  explicit Padder(std::shared_ptr<LinformerLM> net, bool pad_mask = false);
-  explicit Padder(std::shared_ptr<Linformer> net, bool pad_mask = false);
+  explicit Padder(std::shared_ptr<LinformerLM> net, bool pad_mask = true);
+  explicit Padder(std::shared_ptr<Linformer> net, bool pad_mask = true);
 
   // ids [B, m] (LM) or x [B, m, C] (stack), m ≤ n -> the net's output for the first m positions.
   Tensor forward(const Tensor& x, const LayerArgs& args = {});

@@ -90,17 +90,25 @@ TEST_CASE("shapes: LinformerLM, return_emb, the stack, P̄", "[linformer]") {
   CHECK(max_diff(sum(P, {-1}), ones({3, 8})) < 1e-6);
 }
 
-TEST_CASE("Padder equals running on the zero-padded input and slicing", "[linformer]") {
+TEST_CASE("Padder equals running on the zero-padded input and slicing, its padding masked or not", "[linformer]") {
   LinformerLMOptions o;
   o.num_tokens = 7;
   o.body = small(Sharing::KV);
   o.dropout_tokens = 0;
   auto lm = std::make_shared<LinformerLM>(o);
-  Padder padder(lm);
   Tensor idx = randint(1, 7, {2, 5});
   Tensor padded = cat({idx, zeros({2, 3}, kInt64)}, 1);
-  CHECK(max_diff(padder.forward(idx), lm->forward(padded).narrow(1, 0, 5)) == 0.0);
-  CHECK(padder.forward(idx).shape() == Shape{2, 5, 7});
+  Padder package(lm, /*pad_mask=*/false);
+  CHECK(max_diff(package.forward(idx), lm->forward(padded).narrow(1, 0, 5)) == 0.0);
+  CHECK(package.forward(idx).shape() == Shape{2, 5, 7});
+  // attic's default: the padded keys and values are zero, whatever tokens pad them
+  Padder masked(lm);
+  LayerArgs args;
+  args.input_mask = lt(arange(8.0), 5.0).view({1, 8}).expand({2, 8}).contiguous();
+  CHECK(max_diff(masked.forward(idx), lm->forward(padded, args).narrow(1, 0, 5)) == 0.0);
+  Tensor other = cat({idx, full({2, 3}, 4.0, kInt64)}, 1);
+  CHECK(max_diff(masked.forward(idx), lm->forward(other, args).narrow(1, 0, 5)) < 1e-6);
+  CHECK(max_diff(package.forward(idx), lm->forward(other).narrow(1, 0, 5)) > 1e-4);
 }
 
 TEST_CASE("post-norm: every sublayer's output has mean 0 and variance 1 per token at init", "[linformer]") {
