@@ -70,7 +70,8 @@ void TrainConfig::validate() const {
   ATTIC_CHECK(model != "linformer" || attention == "softmax" || attention == "linformer",
               "model linformer has the Linformer's attention in every layer; attention = ", attention,
               " needs model gpt");
-  if (model == "linformer") (void)linformer_options(65);  // its options, checked
+  // The options throw for a bad name or size; the vocabulary does not enter their checks.
+  if (model == "linformer") (void)linformer_options(/*vocab_size=*/1);
   ATTIC_CHECK(model != "elita" || attention == "softmax" || attention == "elita",
               "model elita has ELiTA's attention in every block; attention = ", attention,
               " needs model gpt");
@@ -173,12 +174,15 @@ models::linformer::LinformerLMOptions TrainConfig::linformer_options(int64_t voc
   b.dim_ff = 4 * n_embd;
   b.dropout = dropout;
   b.dropout_ff = dropout;
-  b.dim_k = args.get_int("k", std::min<int64_t>(64, block_size));
-  b.parameter_sharing = lf::parse_sharing(args.get_string("sharing", "layerwise"));
-  b.method = lf::parse_method(args.get_string("method", "learnable"));
-  b.causal = lf::parse_causal(args.get_string("causal", "prefix"));
-  b.checkpoint_level = lf::parse_checkpoint(args.get_string("checkpoint", "C0"));
-  args.check_used("linformer", "k, sharing, method, causal, checkpoint");
+  lf::NamedOptions defaults;  // the package's LinformerLM shares one P across the model
+  defaults.k = std::min<int64_t>(64, block_size);
+  defaults.sharing = lf::Sharing::Layerwise;
+  const lf::NamedOptions named = lf::read_named_options(args, defaults);
+  b.dim_k = named.k;
+  b.parameter_sharing = named.sharing;
+  b.method = named.method;
+  b.causal = named.causal;
+  b.checkpoint_level = named.checkpoint;
   ATTIC_CHECK(b.causal != lf::Causal::None, "model linformer is a language model: causal must be prefix or "
               "leaky, got none");
   o.validate("model linformer");

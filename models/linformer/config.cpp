@@ -57,6 +57,17 @@ std::string to_string(Checkpoint c) {
 }
 std::string to_string(DecoderMask m) { return m == DecoderMask::Self ? "self" : "context"; }
 
+NamedOptions read_named_options(const nn::AttentionArgs& args, const NamedOptions& d) {
+  NamedOptions o;
+  o.k = args.get_int("k", d.k);
+  o.sharing = parse_sharing(args.get_string("sharing", to_string(d.sharing)));
+  o.method = parse_method(args.get_string("method", to_string(d.method)));
+  o.causal = parse_causal(args.get_string("causal", to_string(d.causal)));
+  o.checkpoint = parse_checkpoint(args.get_string("checkpoint", to_string(d.checkpoint)));
+  args.check_used("linformer", "k, sharing, method, causal, checkpoint");
+  return o;
+}
+
 // The package's asserts, and what it leaves to a crash inside a forward: sizes positive,
 // C divisible by h unless d is given, k ≤ n, the convolution's window ⌊n/k⌋ dividing n.
 void LinformerOptions::validate(const std::string& who) const {

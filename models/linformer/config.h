@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "nn/attention/attention_args.h"
+
 namespace attic::models::linformer {
 
 // How E and F map n positions to k slots (the package's get_EF).
@@ -56,6 +58,19 @@ std::string to_string(Sharing s);
 std::string to_string(Causal c);
 std::string to_string(Checkpoint c);
 std::string to_string(DecoderMask m);
+
+// The options a Linformer attention takes by name on the command line
+// (--attention_options="k=16,causal=leaky"), for the GPT's attention and for model=linformer.
+struct NamedOptions {
+  int64_t k = 64;
+  Sharing sharing = Sharing::Headwise;
+  Method method = Method::Learnable;
+  Causal causal = Causal::Prefix;
+  Checkpoint checkpoint = Checkpoint::C0;
+};
+// Reads k, sharing, method, causal and checkpoint from args, each defaulting to defaults';
+// any other key is an attic::Error listing these.
+NamedOptions read_named_options(const nn::AttentionArgs& args, const NamedOptions& defaults);
 
 // The stack: Linformer(input_size, channels, dim_k, ...) of the package.
 struct LinformerOptions {

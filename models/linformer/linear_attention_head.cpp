@@ -11,12 +11,6 @@ namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-// [m, cols] bool: true where column s lies after row i (s > i), the entries a causal mask
-// closes. With cols = k it is the package's gen_causal_mask(n, k) negated.
-Tensor after_row(int64_t m, int64_t cols, const TensorOptions& opt) {
-  return gt(arange(double(cols), opt).view({1, cols}), arange(double(m), opt).view({m, 1}));
-}
-
 void register_projection(nn::Module& head, const std::string& name, const std::shared_ptr<Projection>& p) {
   if (p->method == Method::NoParams) head.register_buffer(name, p->weight);
   else head.register_module(name, p);
@@ -68,7 +62,7 @@ Tensor LinearAttentionHead::forward(const Tensor& Q, const Tensor& K, const Tens
 
   Tensor Kbar = full_attention ? k : E->compress(k);  // [B, k, d] (or K itself)
   Tensor scores = matmul(q, Kbar.transpose(-1, -2)) * scale;  // [B, m, k]
-  if (causal != Causal::None) scores = masked_fill(scores, after_row(m, scores.size(2), opt), kNegInf);
+  if (causal != Causal::None) scores = masked_fill(scores, after_position(m, scores.size(2), 0, opt), kNegInf);
   Tensor p = softmax(scores, -1);
   if (args.visualize) P_bar = p.detach();
   p = attic::dropout(p, dropout, is_training());

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "autograd/checkpoint.h"
+#include "models/linformer/prefix_attention.h"
 
 namespace attic::models::linformer {
 
@@ -21,13 +22,15 @@ MHAttentionOptions from_mixer(const nn::MixerOptions& m) {
   o.channels = m.n_embd;
   o.nhead = m.n_head;
   o.dim = m.n_embd / m.n_head;
-  o.dim_k = m.args.get_int("k", std::min<int64_t>(64, m.block_size));
-  o.parameter_sharing = parse_sharing(m.args.get_string("sharing", "headwise"));
-  o.method = parse_method(m.args.get_string("method", "learnable"));
-  o.causal = parse_causal(m.args.get_string("causal", "prefix"));
-  o.checkpoint_level = parse_checkpoint(m.args.get_string("checkpoint", "C0"));
+  NamedOptions defaults;
+  defaults.k = std::min<int64_t>(64, m.block_size);
+  const NamedOptions named = read_named_options(m.args, defaults);
+  o.dim_k = named.k;
+  o.parameter_sharing = named.sharing;
+  o.method = named.method;
+  o.causal = named.causal;
+  o.checkpoint_level = named.checkpoint;
   o.dropout = m.dropout;
-  m.args.check_used("linformer", "k, sharing, method, causal, checkpoint");
   ATTIC_CHECK(o.causal != Causal::None, "linformer attention: the GPT needs causal=prefix or causal=leaky, got none");
   ATTIC_CHECK(o.parameter_sharing != Sharing::Layerwise, "linformer attention: layerwise sharing spans the "
               "whole stack; use model=linformer for it, or sharing=none, headwise or kv in the GPT");
@@ -153,8 +156,7 @@ Tensor MHAttention::step(nn::MixerState& base, const Tensor& x, const nn::MixerC
       Tensor Kbar = bE.defined() ? SK + bE : SK, Vbar = bF.defined() ? SV + bF : SV;
       Tensor s = matmul(q.narrow(1, r, 1), Kbar.transpose(-1, -2)) * scale;  // [B, 1, k]
       if (p + 1 < o.dim_k)
-        s = masked_fill(s, gt(arange(double(o.dim_k), opt), double(p)).view({1, 1, o.dim_k}),
-                        -std::numeric_limits<double>::infinity());
+        s = masked_fill(s, after_position(1, o.dim_k, p, opt), -std::numeric_limits<double>::infinity());
       rows.push_back(matmul(softmax(s, -1), Vbar));  // [B, 1, d]
     }
     outs.push_back(cat(rows, 1));

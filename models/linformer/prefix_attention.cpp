@@ -43,6 +43,10 @@ Tensor exclusive_chunk_sum(const Tensor& CX) {
 
 }  // namespace
 
+Tensor after_position(int64_t rows, int64_t cols, int64_t first, const TensorOptions& opt) {
+  return gt(arange(double(cols), opt).view({1, cols}), arange(double(first), double(first + rows), 1.0, opt).view({rows, 1}));
+}
+
 // q, k̃, ṽ [B, m, d], ME, MF [k, m] -> [B, m, d], in chunks of c positions (N chunks).
 Tensor prefix_attention(const PrefixInputs& in, int64_t chunk, Tensor* P) {
   check(in);
@@ -67,13 +71,12 @@ Tensor prefix_attention(const PrefixInputs& in, int64_t chunk, Tensor* P) {
 
   // Inside a chunk, position r reads positions r' ≤ r: q_r · Σ_{r'≤r} ME[s, r'] k̃_r'
   // = Σ_{r'} [r' ≤ r] (q_r · k̃_r') ME[s, r'], a masked c × c product times MEᵀ.
-  Tensor after = gt(arange(double(c), opt).view({1, c}), arange(double(c), opt).view({c, 1}));  // r' > r
+  Tensor after = after_position(c, c, 0, opt);  // r' > r
   Tensor A = masked_fill(matmul(Qc, Kc.transpose(-1, -2)), after, 0.0);             // [B, N, c, c]
   Tensor scores = (matmul(Qc, SK.transpose(-1, -2)) + matmul(A, MEc.transpose(-1, -2))) * in.scale;
 
   // The package's (n, k) mask: slot s is open to the query at position i when s ≤ i.
-  Tensor pos = arange(double(M), opt).view({N, c, 1});
-  scores = masked_fill(scores, gt(arange(double(k), opt).view({1, 1, k}), pos), kNegInf);
+  scores = masked_fill(scores, after_position(M, k, 0, opt).view({N, c, k}), kNegInf);
   Tensor p = softmax(scores, -1);  // [B, N, c, k]
   if (P) *P = p.reshape({B, M, k}).narrow(1, 0, m);
   p = dropout(p, in.dropout, in.training, in.gen);
@@ -96,7 +99,7 @@ Tensor prefix_attention_naive(const PrefixInputs& in) {
     if (in.bE.defined()) Kbar = Kbar + in.bE;
     if (in.bF.defined()) Vbar = Vbar + in.bF;
     Tensor s = matmul(in.q.narrow(1, i, 1), Kbar.transpose(-1, -2)) * in.scale;  // [B, 1, k]
-    if (i + 1 < k) s = masked_fill(s, gt(arange(double(k), opt), double(i)).view({1, 1, k}), kNegInf);
+    if (i + 1 < k) s = masked_fill(s, after_position(1, k, i, opt), kNegInf);
     Tensor p = dropout(softmax(s, -1), in.dropout, in.training, in.gen);
     rows.push_back(matmul(p, Vbar));  // [B, 1, d]
   }

@@ -24,6 +24,11 @@ struct PrefixInputs {
   Generator* gen = nullptr;
 };
 
+// [rows, cols] bool, true where column s lies after row r's position (s > first + r): the
+// slots (or keys) a causal mask closes. With cols = k and first = 0 it is the package's
+// gen_causal_mask(n, k), negated.
+Tensor after_position(int64_t rows, int64_t cols, int64_t first, const TensorOptions& options);
+
 // -> y [B, m, d]. The sequence is cut into chunks of c positions; a chunk starts from the
 // slots summed over all chunks before it (an exclusive prefix sum over chunks) and adds its
 // own positions through a c × c lower triangle, so time and memory are O(m (c + k) d) rather

@@ -66,4 +66,13 @@ inline std::vector<std::string> lines_matching(const std::string& text, const st
   return out;
 }
 
+// r failed with exit code 2 and printed exactly one "attic: " line, "attic: " + message
+// (the echoed overrides may come before it).
+inline void check_one_line(const Run& r, const std::string& message) {
+  CHECK(r.code == 2);
+  const std::vector<std::string> lines = lines_matching(r.out, "^attic: ");
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0] == "attic: " + message);
+}
+
 }  // namespace attic::testing

@@ -77,21 +77,15 @@ TEST_CASE("attic train --attention=elita puts ELiTA's attention in the GPT: it s
 
 TEST_CASE("bad ELiTA keys are one line and exit 2, before anything trains", "[cli][errors][elita]") {
   Scratch s;
-  auto one_line = [](const Run& r, const std::string& message) {
-    CHECK(r.code == 2);
-    const std::vector<std::string> lines = lines_matching(r.out, "^attic: ");
-    REQUIRE(lines.size() == 1);
-    CHECK(lines[0] == "attic: " + message);
-  };
-  one_line(attic_run("train " + s.tiny("x") + " --model=elita --elita_numerics=exact"),
+  check_one_line(attic_run("train " + s.tiny("x") + " --model=elita --elita_numerics=exact"),
            "elita numerics must be stable or clip, got 'exact'");
-  one_line(attic_run("train " + s.tiny("x") + " --model=elita --elita_positions=rope"),
+  check_one_line(attic_run("train " + s.tiny("x") + " --model=elita --elita_positions=rope"),
            "elita positions must be relative or absolute, got 'rope'");
-  one_line(attic_run("train " + s.tiny("x") + " --elita_numerics=clip"),
+  check_one_line(attic_run("train " + s.tiny("x") + " --elita_numerics=clip"),
            "the elita_* keys need model = elita or attention = elita (model is gpt, attention softmax)");
-  one_line(attic_run("train " + s.tiny("x") + " --model=transformer"),
+  check_one_line(attic_run("train " + s.tiny("x") + " --model=transformer"),
            "model must be gpt, pooled_lm, elita or linformer, got 'transformer'");
-  one_line(attic_run("train " + s.tiny("x") + " --attention=elita --attention_options=pos_w=4"),
+  check_one_line(attic_run("train " + s.tiny("x") + " --attention=elita --attention_options=pos_w=4"),
            "attention elita takes its options from elita_numerics, elita_positions, elita_att_w and "
            "elita_pos_w, not attention_options ('pos_w=4')");
   CHECK_FALSE(fs::exists(s.path("x")));

@@ -59,22 +59,16 @@ TEST_CASE("attic train --attention=linformer puts the Linformer's attention in t
 
 TEST_CASE("bad Linformer options are one line and exit 2, before anything trains", "[cli][errors][linformer]") {
   Scratch s;
-  auto one_line = [](const Run& r, const std::string& message) {
-    CHECK(r.code == 2);
-    const std::vector<std::string> lines = lines_matching(r.out, "^attic: ");
-    REQUIRE(lines.size() == 1);
-    CHECK(lines[0] == "attic: " + message);
-  };
-  one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=k=17"),
+  check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=k=17"),
            "model linformer: dim_k 17 is larger than input_size 16; k slots summarize n positions, k <= n");
-  one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=causal=none"),
+  check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=causal=none"),
            "model linformer is a language model: causal must be prefix or leaky, got none");
-  one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=method=conv"),
+  check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=method=conv"),
            "linformer: method must be learnable, convolution or no_params, got 'conv'");
-  one_line(attic_run("train " + s.tiny("x") + " --attention=linformer --attention_options=sharing=layerwise"),
+  check_one_line(attic_run("train " + s.tiny("x") + " --attention=linformer --attention_options=sharing=layerwise"),
            "linformer attention: layerwise sharing spans the whole stack; use model=linformer for it, or "
            "sharing=none, headwise or kv in the GPT");
-  one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=kk=3"),
+  check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=kk=3"),
            "attention linformer: unknown option 'kk' (it takes k, sharing, method, causal, checkpoint)");
 }
 
