@@ -6,6 +6,7 @@
 #include "tensor/memory.h"
 #include "util/atomic_file.h"
 #include "viz/line_plot.h"
+#include "viz/svg.h"
 
 namespace attic::cli {
 
@@ -23,13 +24,6 @@ std::string fixed(double v, int decimals) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
-}
-
-// Matplotlib's first eight colors ("tab10"): distinct in print and for most color vision.
-const char* color(size_t i) {
-  static const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                                  "#9467bd", "#8c564b", "#e377c2", "#17becf"};
-  return kColors[i % 8];
 }
 
 }  // namespace
@@ -71,8 +65,8 @@ std::string compare_svg(const std::vector<CompareRow>& rows, const std::string& 
   viz::Panel by_iter{{}, "loss by iteration", "iteration", "loss"};
   viz::Panel by_time{{}, "loss by training time", "training time (s)", "loss"};
   for (size_t i = 0; i < rows.size(); ++i) {
-    viz::Series train_i{rows[i].name + " train", color(i), {}, /*dashed=*/true};
-    viz::Series val_i{rows[i].name + " val", color(i), {}};
+    viz::Series train_i{rows[i].name + " train", viz::series_color(i), {}, /*dashed=*/true};
+    viz::Series val_i{rows[i].name + " val", viz::series_color(i), {}};
     viz::Series train_t = train_i, val_t = val_i;
     for (const EvalPoint& e : rows[i].result.evals) {
       train_i.points.emplace_back(double(e.iter), e.train);

@@ -2,6 +2,7 @@
 // `attic train` logs: with the checkpoint's config and iteration it prints the losses that
 // training printed at the step it saved. A flag overrides the dataset, the number or size
 // of the batches, the seed, the device or the threads.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/device.h"
 #include "cli/estimate_loss.h"
+#include "cli/eval_digit_mul.h"
 #include "cli/restore.h"
 #include "data/text_dataset.h"
 #include "tensor/threads.h"
@@ -20,21 +22,43 @@ int eval(const std::vector<std::string>& args) {
   TrainConfig flags;
   Options all;
   flags.bind(all);
-  Options opts = all.only({"out_dir", "dataset", "eval_iters", "batch_size", "seed", "device", "threads"});
+  const std::vector<std::string> train_keys = {"out_dir", "dataset", "eval_iters", "batch_size",
+                                               "seed", "device", "threads"};
+  Options opts = all.only(train_keys);
+  std::string task;
+  DigitMulEval mul;
+  opts.bind("task", task, "'' (the train and val loss) or digit_mul (sample answers to held-out problems)");
+  opts.bind("n", mul.n, "digit_mul: problems");
+  opts.bind("temperature", mul.temperature, "digit_mul: sampling temperature (0 greedy)");
+  opts.bind("top_k", mul.top_k, "digit_mul: keep the k most likely tokens (0: all)");
+  opts.bind("show", mul.show, "digit_mul: problems printed with their answers");
   std::ostringstream quiet;
   if (!parse_command_line(opts, args, "usage: attic eval [--key=value ...]\n"
-                          "Each key but out_dir defaults to the checkpoint's value.", quiet))
+                          "Each key but out_dir defaults to the checkpoint's value; --task=digit_mul "
+                          "scores sampled products (seed 1 unless given).", quiet))
     return 0;
+  ATTIC_CHECK(task.empty() || task == "digit_mul", "eval: task must be digit_mul or empty, got '", task, "'");
+  bool seed_given = false;
+  Options given = all.only(train_keys);  // what overrides the checkpoint's config
+  for (const auto& [k, v] : opts.assigned()) {
+    seed_given = seed_given || k == "seed";
+    if (std::find(train_keys.begin(), train_keys.end(), k) != train_keys.end()) given.set(k, v);
+  }
   device_from_flag(flags.device);  // a device this machine lacks is the error, before any reading
-  Restored r = restore(flags.out_dir, opts);
+  Restored r = restore(flags.out_dir, given);
   const TrainConfig& cfg = r.config;
   const Device device = device_from_flag(cfg.device);
   if (cfg.threads > 0) set_num_threads(int(cfg.threads));
   const std::string dataset = cfg.dataset_path();
-  const TextDataset data = TextDataset::from_file(dataset);
+  const TextDataset data = TextDataset::from_name(dataset);
   ATTIC_CHECK(data.tokenizer().vocabulary() == r.tokenizer->vocabulary(), "eval: ", dataset,
               " has a different vocabulary than the checkpoint in ", cfg.out_dir);
   r.model->module().to(device);
+  if (task == "digit_mul") {
+    mul.seed = seed_given ? cfg.seed : 1;
+    eval_digit_mul(r, data, mul);
+    return 0;
+  }
   const Losses losses = estimate_loss(*r.model, data, cfg, r.info.iter_num, device);
   std::printf("iter %lld checkpoint: train loss %.4f, val loss %.4f\n", (long long)r.info.iter_num,
               losses.train, losses.val);

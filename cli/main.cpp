@@ -24,7 +24,10 @@ const char* kUsage =
     "           and without the attentions' caches (attic bench sample)\n"
     "  seq2seq  train an encoder-decoder on the copy or reverse task\n"
     "  compare  train several runs of one config (attic compare CONFIG) and plot them together\n"
-    "  plot     draw a Linformer checkpoint's attention heads (attic plot linformer-heads)\n";
+    "  plot     draw a Linformer checkpoint's attention heads (attic plot linformer-heads)\n"
+    "  data     write a generated dataset (attic data digit_mul --out=FILE)\n"
+    "  analyze  Renyi entropy of each block (attic analyze entropy) or route attention's\n"
+    "           routers (attic analyze routers)\n";
 
 // One line, whatever the message holds.
 std::string one_line(std::string s) {
@@ -51,6 +54,8 @@ int main(int argc, char** argv) {
     if (command == "seq2seq") return attic::cli::seq2seq(args);
     if (command == "compare") return attic::cli::compare(args);
     if (command == "plot") return attic::cli::plot(args);
+    if (command == "data") return attic::cli::data(args);
+    if (command == "analyze") return attic::cli::analyze(args);
     std::cerr << "attic: unknown command '" << command << "'\n" << kUsage;
     return 2;
   } catch (const attic::Error& e) {

@@ -18,7 +18,7 @@ void TrainConfig::bind(Options& o) {
   o.bind("eval_only", eval_only, "evaluate once and exit");
   o.bind("always_save_checkpoint", always_save_checkpoint, "save at every eval, not only when val improves");
   o.bind("init_from", init_from, "scratch or resume (from out_dir)");
-  o.bind("dataset", dataset, "text file to train on (default: the shipped Shakespeare)");
+  o.bind("dataset", dataset, "text file to train on (default: the shipped Shakespeare), or digit_mul:4 / digit_mul:5 (generated)");
   o.bind("gradient_accumulation_steps", gradient_accumulation_steps, "micro-batches per step");
   o.bind("batch_size", batch_size, "B");
   o.bind("block_size", block_size, "T, the context length", KeyKind::Model);

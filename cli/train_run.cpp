@@ -49,7 +49,7 @@ struct State {
 // The text to train on, with its size, vocabulary and split printed.
 TextDataset load_dataset(const TrainConfig& cfg) {
   const std::string path = cfg.dataset_path();
-  TextDataset data = TextDataset::from_file(path);
+  TextDataset data = TextDataset::from_name(path);
   std::cout << "dataset " << path << ": " << data.tokens().numel() << " characters, vocab "
             << data.vocab_size() << ", train " << data.size(Split::Train) << ", val "
             << data.size(Split::Val) << "\n";

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "data/digit_mul.h"
 #include "ops/ops.h"
 
 namespace attic {
@@ -39,6 +40,12 @@ TextDataset TextDataset::from_text(const std::string& text, double train_fractio
 }
 
 // The file is read as raw bytes (binary mode): what is on disk is what gets tokenized.
+TextDataset TextDataset::from_name(const std::string& name, double train_fraction) {
+  if (auto g = parse_generated_dataset(name))
+    return from_text(digit_mul_text(g->digits, g->lines, g->seed), train_fraction);
+  return from_file(name, train_fraction);
+}
+
 TextDataset TextDataset::from_file(const std::string& path, double train_fraction) {
   std::error_code ec;
   ATTIC_CHECK(fs::exists(path, ec), "TextDataset: no such file: ", path);

@@ -22,6 +22,8 @@ class TextDataset {
  public:
   // The file's bytes; throws naming the path if it is missing, unreadable or empty.
   static TextDataset from_file(const std::string& path, double train_fraction = 0.9);
+  // A path, or a generated task's name ("digit_mul:4", data/digit_mul.h).
+  static TextDataset from_name(const std::string& name, double train_fraction = 0.9);
   static TextDataset from_text(const std::string& text, double train_fraction = 0.9);
 
   const CharTokenizer& tokenizer() const { return tokenizer_; }

@@ -22,20 +22,33 @@ void check(const Heatmap& h) {
   ATTIC_CHECK(h.col_ticks.empty() || h.col_ticks.size() == size_t(h.cols),
               "heatmap_svg: ", h.col_ticks.size(), " column ticks for ", h.cols, " columns");
   for (double v : h.values)
-    ATTIC_CHECK(v >= 0 && std::isfinite(v), "heatmap_svg: values must be finite and >= 0, got ", v);
+    ATTIC_CHECK((v >= 0 || h.diverging) && std::isfinite(v), "heatmap_svg: values must be finite",
+                h.diverging ? "" : " and >= 0", ", got ", v);
 }
 
 // One heatmap's elements, with its top-left corner at (x0, y0).
 void draw(std::ostringstream& os, const Heatmap& h, int x0, int y0, int cell) {
-  const double vmax = std::max(1e-300, *std::max_element(h.values.begin(), h.values.end()));
+  double vmax = 1e-300;
+  for (double v : h.values) vmax = std::max(vmax, std::abs(v));
   const int gx = x0 + kLeft, gy = y0 + kTop;
   os << "<text x=\"" << gx + h.cols * cell / 2 << "\" y=\"" << y0 + 20 << "\" text-anchor=\"middle\" "
      << "font-size=\"14\">" << svg_escape(h.title) << "</text>\n";
   for (int r = 0; r < h.rows; ++r)
-    for (int c = 0; c < h.cols; ++c)
+    for (int c = 0; c < h.cols; ++c) {
+      const double v = h.values[size_t(r) * size_t(h.cols) + size_t(c)];
       os << "<rect x=\"" << gx + c * cell << "\" y=\"" << gy + r * cell << "\" width=\"" << cell
          << "\" height=\"" << cell << "\" fill=\""
-         << heat_color(h.values[size_t(r) * size_t(h.cols) + size_t(c)] / vmax) << "\"/>\n";
+         << (h.diverging ? diverging_color(v / vmax) : heat_color(v / vmax)) << "\"/>\n";
+      if (h.annotate) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2f", v);
+        // Dark cells get white text.
+        const bool dark = std::abs(v / vmax) > 0.6;
+        os << "<text x=\"" << gx + c * cell + cell / 2 << "\" y=\"" << gy + r * cell + cell / 2 + 4
+           << "\" text-anchor=\"middle\" font-size=\"" << std::max(8, cell / 4) << "\" fill=\""
+           << (dark ? "white" : "#222") << "\">" << text << "</text>\n";
+      }
+    }
   os << "<rect x=\"" << gx << "\" y=\"" << gy << "\" width=\"" << h.cols * cell << "\" height=\""
      << h.rows * cell << "\" fill=\"none\" stroke=\"#444\"/>\n";
   for (int r = 0; r < int(h.row_ticks.size()); ++r)
@@ -61,6 +74,18 @@ std::string heat_color(double v) {
   const int b = int(std::lround(255 + (107 - 255) * v));
   char buf[8];
   std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r, g, b);
+  return buf;
+}
+
+std::string diverging_color(double v) {
+  v = std::clamp(v, -1.0, 1.0);
+  // white -> dark blue (8, 48, 107) for v > 0, white -> dark red (103, 0, 13) for v < 0:
+  // the end points of ColorBrewer's Blues and Reds
+  const int tr = v >= 0 ? 8 : 103, tg = v >= 0 ? 48 : 0, tb = v >= 0 ? 107 : 13;
+  const double a = std::abs(v);
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", int(std::lround(255 + (tr - 255) * a)),
+                int(std::lround(255 + (tg - 255) * a)), int(std::lround(255 + (tb - 255) * a)));
   return buf;
 }
 

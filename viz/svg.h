@@ -1,6 +1,7 @@
 // What every SVG writer in attic shares (viz/line_plot, viz/heatmap, autograd/graph_svg).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace attic::viz {
@@ -16,6 +17,14 @@ inline std::string svg_escape(const std::string& s) {
     else out += c;
   }
   return out;
+}
+
+// The color of line i of a plot: Matplotlib's first eight ("tab10"), distinct in print and
+// for most color vision; the ninth line repeats the first.
+inline const char* series_color(size_t i) {
+  static const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                  "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+  return kColors[i % 8];
 }
 
 }  // namespace attic::viz

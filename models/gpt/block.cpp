@@ -12,12 +12,16 @@ Block::Block(const GPTConfig& cfg, int64_t layer) {
 }
 
 Tensor Block::forward(const Tensor& x, const nn::MixerContext& ctx) {
-  Tensor h = x + attn->forward(ln_1->forward(x), ctx);
+  nn::MixerContext with_norm = ctx;
+  with_norm.pre_norm = ln_1.get();
+  Tensor h = x + attn->forward(ln_1->forward(x), with_norm);
   return h + mlp->forward(ln_2->forward(h));
 }
 
 Tensor Block::step(nn::MixerState& state, const Tensor& x, const nn::MixerContext& ctx) {
-  Tensor h = x + attn->step(state, ln_1->forward(x), ctx);
+  nn::MixerContext with_norm = ctx;
+  with_norm.pre_norm = ln_1.get();
+  Tensor h = x + attn->step(state, ln_1->forward(x), with_norm);
   return h + mlp->forward(ln_2->forward(h));
 }
 

@@ -77,7 +77,9 @@ GPT::GPT(const GPTConfig& cfg) : config(cfg) {
   }
 }
 
-GPT::Output GPT::forward(const Tensor& idx, const Tensor& targets) {
+// idx [B, T] -> the last block's output [B, T, C], before ln_f; outputs, when given,
+// receives every block's output in order.
+Tensor GPT::blocks_forward(const Tensor& idx, std::vector<Tensor>* outputs) {
   ATTIC_CHECK(idx.defined() && idx.dim() == 2 && idx.dtype() == kInt64,
               "GPT: idx must be an int64 tensor [B, T], got ",
               idx.defined() ? str(idx.shape()) : std::string("undefined"));
@@ -93,7 +95,20 @@ GPT::Output GPT::forward(const Tensor& idx, const Tensor& targets) {
     Tensor next = h->at<Block>(i)->forward(x, ctx);
     inputs.push_back(x);
     x = next;
+    if (outputs) outputs->push_back(x);
   }
+  return x;
+}
+
+std::vector<Tensor> GPT::block_outputs(const Tensor& idx) {
+  std::vector<Tensor> outputs;
+  blocks_forward(idx, &outputs);
+  return outputs;
+}
+
+GPT::Output GPT::forward(const Tensor& idx, const Tensor& targets) {
+  Tensor x = blocks_forward(idx, nullptr);
+  const int64_t T = idx.size(1);
   x = ln_f->forward(x);
 
   Output out;

@@ -31,6 +31,10 @@ class GPT : public nn::Module {
   // idx [B, T] int64 token ids, T <= block_size; targets [B, T] int64 (-1 = ignore).
   Output forward(const Tensor& idx, const Tensor& targets = Tensor());
 
+  // idx [B, T] -> every block's output, n_layer tensors [B, T, C] in order: the residual
+  // stream after block i, before ln_f (what representation analyses read).
+  std::vector<Tensor> block_outputs(const Tensor& idx);
+
   // Appends max_new_tokens tokens to idx [B, T0]: crop the context to block_size, divide the
   // last logits by temperature, keep the top_k largest (0 = all), softmax, draw one.
   // temperature 0 means greedy (argmax). Runs without a graph and in eval mode.
@@ -66,6 +70,9 @@ class GPT : public nn::Module {
   std::shared_ptr<nn::ModuleList> h;
   std::shared_ptr<nn::LayerNorm> ln_f;
   std::shared_ptr<nn::Linear> lm_head;
+
+ private:
+  Tensor blocks_forward(const Tensor& idx, std::vector<Tensor>* outputs);
 };
 
 }  // namespace attic::models

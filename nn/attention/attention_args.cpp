@@ -50,6 +50,16 @@ int64_t AttentionArgs::get_int(const std::string& key, int64_t fallback) const {
   return int64_t(x);
 }
 
+bool AttentionArgs::get_bool(const std::string& key, bool fallback) const {
+  const std::string* v = find(key);
+  if (!v) return fallback;
+  if (*v == "true" || *v == "1") return true;
+  if (*v == "false" || *v == "0") return false;
+  fail("attention_options: ", key, " must be true or false, got '", *v, "'");
+}
+
+bool AttentionArgs::has(const std::string& key) const { return values_.count(key) > 0; }
+
 double AttentionArgs::get_double(const std::string& key, double fallback) const {
   const std::string* v = find(key);
   if (!v) return fallback;

@@ -23,6 +23,8 @@ class AttentionArgs {
 
   int64_t get_int(const std::string& key, int64_t fallback) const;
   double get_double(const std::string& key, double fallback) const;
+  bool get_bool(const std::string& key, bool fallback) const;  // true/false or 1/0
+  bool has(const std::string& key) const;  // given at all (does not mark it read)
   std::string get_string(const std::string& key, const std::string& fallback) const;
   bool empty() const { return values_.empty(); }
 

@@ -38,10 +38,14 @@ struct MixerOptions {
 // What a block knows besides its input. earlier holds the residual-stream inputs of the
 // blocks before this one, x_0 .. x_{layer−1}, each [B, T, C] (un-normalized), so
 // back(1) = x_{i−1} and back(2) = x_{i−2}: what reflex and route attention read.
+// pre_norm is the norm the block applied to the attention's own input (a GPT block's
+// ln_1), for an attention that normalizes the earlier states the same way; null outside a
+// block.
 struct MixerContext {
   int64_t layer = 0;
   std::span<const Tensor> earlier = {};
   bool training = false;
+  UnaryModule* pre_norm = nullptr;
 
   // x_{layer−n}, or an undefined tensor when there is no such block.
   Tensor back(size_t n) const {

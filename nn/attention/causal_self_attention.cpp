@@ -3,13 +3,17 @@
 namespace attic::nn {
 
 CausalSelfAttention::CausalSelfAttention(const MixerOptions& o)
-    : n_head(o.n_head), n_embd(o.n_embd) {
+    : CausalSelfAttention(o, OwnOptions{}) {
+  o.args.check_used(name(), "");
+}
+
+CausalSelfAttention::CausalSelfAttention(const MixerOptions& o, OwnOptions)
+    : n_head(o.n_head), n_embd(o.n_embd), layer(o.layer) {
   o.validate("CausalSelfAttention");
   c_attn = register_module("c_attn", std::make_shared<Linear>(o.n_embd, 3 * o.n_embd, o.bias));
   c_proj = register_module("c_proj", std::make_shared<Linear>(o.n_embd, o.n_embd, o.bias));
   attn_dropout = register_module("attn_dropout", std::make_shared<Dropout>(o.dropout));
   resid_dropout = register_module("resid_dropout", std::make_shared<Dropout>(o.dropout));
-  o.args.check_used(name(), "");
 }
 
 // x [B, T, C] -> [B, T, C]:
@@ -29,22 +33,36 @@ std::unique_ptr<MixerState> CausalSelfAttention::start_decoding() const {
   return std::make_unique<Cache>();
 }
 
-// x [B, t, C], cache of L tokens -> [B, t, C]. New query i (position L + i) sees keys
-// 0 .. L + i: with an empty cache that is the causal triangle; with one new token it is
-// every key; in between, a bool mask with the triangle shifted right by L.
+// x [B, t, C], cache of L tokens -> [B, t, C].
 Tensor CausalSelfAttention::step(MixerState& state, const Tensor& x, const MixerContext&) {
-  auto& cache = dynamic_cast<Cache&>(state);
-  const int64_t t = x.size(1), L = cache.length;
   Tensor qkv = c_attn->forward(x);  // [B, t, 3C]
   Tensor q = split_heads(qkv.narrow(2, 0, n_embd), n_head);           // [B, NH, t, hs]
   Tensor k = split_heads(qkv.narrow(2, n_embd, n_embd), n_head);
   Tensor v = split_heads(qkv.narrow(2, 2 * n_embd, n_embd), n_head);
+  return attend_cached(dynamic_cast<Cache&>(state), q, k, v);
+}
+
+// q, k, v [B, NH, T, hs] -> [B, T, C]: softmax(q kᵀ / √hs, key t' > t dropped) v, dropout on
+// the weights while training, then c_proj and resid_dropout.
+Tensor CausalSelfAttention::attend(const Tensor& q, const Tensor& k, const Tensor& v) {
+  const double p = is_training() ? attn_dropout->p : 0.0;
+  Tensor y = scaled_dot_product_attention(
+      q, k, v, {.is_causal = true, .dropout_p = p, .generator = attn_dropout->gen, .fused = fused});
+  return resid_dropout->forward(c_proj->forward(merge_heads(y)));
+}
+
+// q, k, v [B, NH, t, hs], cache of L tokens -> [B, t, C]. New query i (position L + i) sees
+// keys 0 .. L + i: with an empty cache that is the causal triangle; with one new token it is
+// every key; in between, a bool mask with the triangle shifted right by L.
+Tensor CausalSelfAttention::attend_cached(Cache& cache, const Tensor& q, const Tensor& k,
+                                          const Tensor& v) {
+  const int64_t t = q.size(2), L = cache.length;
   cache.k = L == 0 ? k.contiguous() : cat({cache.k, k}, 2);            // [B, NH, L + t, hs]
   cache.v = L == 0 ? v.contiguous() : cat({cache.v, v}, 2);
   cache.length = L + t;
   SdpaOptions opt{.is_causal = L == 0 && t > 1};
   if (L > 0 && t > 1)
-    opt.attn_mask = tril(ones({t, L + t}, TensorOptions(kBool).device(x.device())), L);
+    opt.attn_mask = tril(ones({t, L + t}, TensorOptions(kBool).device(q.device())), L);
   Tensor y = merge_heads(scaled_dot_product_attention(q, cache.k, cache.v, opt));  // [B, t, C]
   return resid_dropout->forward(c_proj->forward(y));
 }

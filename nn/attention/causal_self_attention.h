@@ -29,13 +29,28 @@ class CausalSelfAttention : public CausalMixer {
   Tensor step(MixerState& state, const Tensor& x, const MixerContext& ctx) override;
   std::string name() const override { return "softmax"; }
 
+  // What forward and step do after the projections, for attentions that build their own
+  // q, k, v (reflex, route). q, k, v [B, NH, T, hs] -> [B, T, C]: causal softmax attention
+  // with dropout on the weights while training, heads merged, c_proj, resid_dropout.
+  Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v);
+  // q, k, v [B, NH, t, hs] of t new tokens -> [B, t, C]: k and v join the cache, then the new
+  // queries attend to the cached keys and to each other causally.
+  Tensor attend_cached(Cache& cache, const Tensor& q, const Tensor& k, const Tensor& v);
+
   std::shared_ptr<Linear> c_attn, c_proj;
   std::shared_ptr<Dropout> attn_dropout, resid_dropout;
   int64_t n_head, n_embd;
+  int64_t layer;  // the block it sits in
   // nanoGPT's `flash`: let scaled_dot_product_attention run its fused kernel. The kernel
   // has no dropout on the weights, so with attention dropout in training the composed ops
   // run either way.
   bool fused = true;
+
+ protected:
+  // For an attention built on this one that reads options of its own: the same modules,
+  // and the caller checks that every option was used.
+  struct OwnOptions {};
+  CausalSelfAttention(const MixerOptions& options, OwnOptions);
 };
 
 }  // namespace attic::nn

@@ -2,6 +2,8 @@
 
 #include "models/elita/attention2.h"
 #include "models/linformer/mh_attention.h"
+#include "models/reflex/reflex_attention.h"
+#include "models/reflex/route_attention.h"
 #include "nn/attention/causal_linear_attention.h"
 #include "nn/attention/causal_self_attention.h"
 #include "nn/attention/linear_attention.h"
@@ -44,6 +46,18 @@ std::vector<AttentionEntry>& entries() {
        "softmax over k slots, each a learned sum of keys; causal=prefix builds them from the "
        "past only (Wang et al. 2020; tatp22/linformer-pytorch)",
        "k, sharing, method, causal, checkpoint", mixer<models::linformer::MHAttention>, nullptr},
+      // Vadimbuildercxx/reflex_attention's three attention types. classic is its name for
+      // nanoGPT's attention: the same class as softmax, so the same parameters and logits.
+      {"classic", "softmax under the reflex_attention fork's name: nanoGPT's attention, unchanged",
+       "", mixer<CausalSelfAttention>, nullptr},
+      {"reflex",
+       "heads 0-1 attend to ln_1(x_i), 2-3 to x_{i-1}, the rest to x_{i-2}, from block 2 on "
+       "(Vadimbuildercxx/reflex_attention)",
+       "norm_prev, sa_heads, prev1_heads", mixer<models::reflex::ReflexAttention>, nullptr},
+      {"route",
+       "each head's keys and values a learned sum over x_{i-2}, x_{i-1}, ln_1(x_i), from block 2 "
+       "on (Vadimbuildercxx/reflex_attention)",
+       "norm_prev", mixer<models::reflex::RouteAttention>, nullptr},
   };
   return all;
 }

@@ -13,7 +13,7 @@ TEST_CASE("an unknown attention is one line listing the known ones, exit 2", "[c
   Scratch s;
   Run r = attic_run("train " + s.tiny("out") + " --max_iters=1 --attention=flash");
   CHECK(r.code == 2);
-  CHECK(lines_matching(r.out, "^attic: attention must be softmax, linear_elu, linear_exp, elita or linformer, "
+  CHECK(lines_matching(r.out, "^attic: attention must be softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route, "
                               "got 'flash'$").size() == 1);
   CHECK(lines_matching(r.out, "^attic: ").size() == 1);
   r = attic_run("train " + s.tiny("out") + " --max_iters=1 --attention_options=k=4");

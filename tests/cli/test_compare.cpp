@@ -104,7 +104,7 @@ TEST_CASE("attic compare rejects a bad config with one line and exit code 2", "[
   Scratch s;
   Run unknown = attic_run("compare " + write_configs(s, "a: attention=softmax\nb: attention=flash\n"));
   CHECK(unknown.code == 2);
-  CHECK(unknown.out == "attic: attention must be softmax, linear_elu, linear_exp, elita or linformer, got 'flash'\n");
+  CHECK(unknown.out == "attic: attention must be softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route, got 'flash'\n");
   CHECK_FALSE(fs::exists(s.path("cmp/a")));  // checked before the first run trains
 
   Run missing = attic_run("compare " + s.path("nothere.cfg"));

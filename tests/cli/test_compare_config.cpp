@@ -90,7 +90,7 @@ TEST_CASE("a run's bad key, attention or out_dir is an error before anything tra
   Files f;
   TrainConfig cfg;
   CHECK_THROWS_WITH(f.parse("base = base.cfg\na: attention=nope\n").run_config(0, cfg),
-                    Catch::Contains("attention must be softmax, linear_elu, linear_exp, elita or linformer, got 'nope'"));
+                    Catch::Contains("attention must be softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route, got 'nope'"));
   CHECK_THROWS_WITH(f.parse("base = base.cfg\na: n_layr=3\n").run_config(0, cfg),
                     Catch::Contains("run 'a'") && Catch::Contains("n_layr"));
   CHECK_THROWS_WITH(f.parse("base = base.cfg\na: out_dir=x\n").run_config(0, cfg),

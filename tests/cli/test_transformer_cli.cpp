@@ -46,7 +46,7 @@ TEST_CASE("attic train rejects an unknown model or attention in one line", "[cli
   CHECK(r.out == "Overriding: model = bert\nattic: model must be gpt, pooled_lm, elita or linformer, got 'bert'\n");
   r = attic_run("train --model=pooled_lm --attention=flash");
   CHECK(r.code == 2);
-  CHECK(has(r.out, "attic: attention must be softmax, linear_elu, linear_exp, elita or linformer, got 'flash'\n"));
+  CHECK(has(r.out, "attic: attention must be softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route, got 'flash'\n"));
   r = attic_run("train --attention=linear_elu --attention_options=k=3 --n_layer=1 --n_head=2 "
                 "--n_embd=16 --block_size=16 --max_iters=1");
   CHECK(r.code == 2);

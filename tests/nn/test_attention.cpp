@@ -78,17 +78,20 @@ TEST_CASE("MultiHeadAttention: shapes with separate widths, scale options, bad m
   CHECK(error_message([&] { nn::MultiHeadAttention(opts(6, 4)); }) ==
         "MultiHeadAttention: dim_a = 6 and dim_o = 6 must be multiples of num_heads = 4");
   CHECK(error_message([&] { nn::find_attention("flash"); }) ==
-        "attention must be softmax, linear_elu, linear_exp, elita or linformer, got 'flash'");
+        "attention must be softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route, got 'flash'");
 }
 
 TEST_CASE("attention names: one list, and each q, k, v attention reports its own name",
           "[nn][attention]") {
-  CHECK(nn::attention_names() == "softmax, linear_elu, linear_exp, elita or linformer");
+  CHECK(nn::attention_names() == "softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route");
   for (const nn::AttentionEntry& e : nn::attention_registry()) {
     INFO(e.name);
     // ELiTA has no queries; a Linformer's E and F are tied to one sequence length n (its
-    // own encoder-decoder is models/linformer/enc_dec.h): both are the GPT's only.
-    if (e.name == "elita" || e.name == "linformer") {
+    // own encoder-decoder is models/linformer/enc_dec.h); reflex and route read the
+    // earlier blocks of a GPT, and classic is the reflex fork's name for the GPT's softmax:
+    // all are the GPT's only.
+    if (e.name == "elita" || e.name == "linformer" || e.name == "classic" || e.name == "reflex" ||
+        e.name == "route") {
       CHECK_FALSE(e.make_attention);
       CHECK(error_message([&] { nn::make_attention(e.name, opts(8, 2)); }) ==
             "attention " + e.name + " is a GPT attention only: it has no q, k, v form for the Transformer blocks");

@@ -70,3 +70,20 @@ TEST_CASE("heatmap_grid_svg lays maps out in rows of `columns`", "[viz][heatmap]
   CHECK(error_message([&] { viz::heatmap_grid_svg({h}, 0); }) ==
         "heatmap_svg: cell and columns must be positive, got 24 and 0");
 }
+
+TEST_CASE("a diverging heatmap draws signed values: red below 0, white at 0, blue above", "[viz][heatmap]") {
+  CHECK(viz::diverging_color(0.0) == "#ffffff");
+  CHECK(viz::diverging_color(1.0) == "#08306b");
+  CHECK(viz::diverging_color(-1.0) == "#67000d");
+  CHECK(viz::diverging_color(-0.5) == "#b38086");  // halfway from white to (103, 0, 13)
+  viz::Heatmap h;
+  h.values = {-2, 0, 1, 2};
+  h.rows = h.cols = 2;
+  h.diverging = h.annotate = true;
+  const std::string svg = viz::heatmap_svg(h, 40);
+  // Colors scale by max |v| = 2; each value is written in its cell.
+  CHECK(svg.find("fill=\"#67000d\"") != std::string::npos);
+  CHECK(svg.find("fill=\"#08306b\"") != std::string::npos);
+  CHECK(svg.find(">-2.00<") != std::string::npos);
+  CHECK(svg.find(">1.00<") != std::string::npos);
+}

@@ -156,7 +156,7 @@ TEST_CASE("block i's attention gets layer i and the inputs of blocks 0 .. i-1", 
 
 TEST_CASE("an unknown attention or option is one clear error", "[gpt][socket][errors]") {
   CHECK(error_message([] { GPT m(tiny("flash")); }) ==
-        "attention must be softmax, linear_elu, linear_exp, elita or linformer, got 'flash'");
+        "attention must be softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route, got 'flash'");
   GPTConfig c = tiny("linear_elu");
   c.attention_options = "k=3";
   CHECK(error_message([&] { GPT m(c); }) ==

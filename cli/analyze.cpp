@@ -1,0 +1,59 @@
+// attic analyze: look inside trained GPTs.
+//
+//   attic analyze entropy --out_dir=A --out_dir=B [--centered]   Rényi entropy per block
+//   attic analyze routers --out_dir=D                             route attention's routers
+//
+// entropy (cli/analyze_entropy.cpp) measures how much each block's representations have
+// collapsed, for one or more checkpoints side by side; routers draws a route-attention
+// checkpoint's K_router and V_router (models/reflex/visualizer.h).
+#include <iostream>
+#include <sstream>
+
+#include "cli/analyze_entropy.h"
+#include "cli/command_line.h"
+#include "cli/commands.h"
+#include "cli/restore.h"
+#include "models/gpt.h"
+#include "models/reflex/visualizer.h"
+#include "util/atomic_file.h"
+
+namespace attic::cli {
+
+namespace {
+
+int analyze_routers(const std::vector<std::string>& args) {
+  std::string out_dir = "out", file = "routers.svg";
+  int64_t cell = 44;
+  Options opts;
+  opts.bind("out_dir", out_dir, "a checkpoint of a GPT with attention = route; the picture goes there");
+  opts.bind("file", file, "the SVG's name inside out_dir");
+  opts.bind("cell", cell, "pixels per cell");
+  std::ostringstream quiet;
+  if (!parse_command_line(opts, args, "usage: attic analyze routers --out_dir=DIR [--key=value ...]", quiet))
+    return 0;
+  ATTIC_CHECK(cell > 0 && cell <= 400, "analyze routers: cell must be in 1..400, got ", cell);
+  Restored r = restore(out_dir);
+  auto* gpt = dynamic_cast<models::GPT*>(&r.model->module());
+  ATTIC_CHECK(gpt && r.config.attention == "route", "analyze routers: the checkpoint in ", out_dir,
+              " is model = ", r.config.model, ", attention = ", r.config.attention,
+              "; routers need a GPT with attention = route");
+  ATTIC_CHECK(r.config.n_layer > 2, "analyze routers: the checkpoint in ", out_dir, " has ",
+              r.config.n_layer, " blocks; routers are used from block 2 on");
+  const std::string path = out_dir + "/" + file;
+  util::write_file_atomic(path, models::reflex::routers_svg(*gpt, int(cell)));
+  std::cout << "wrote " << path << ": K_router and V_router of blocks 2 to " << r.config.n_layer - 1
+            << ", 3 sources x " << r.config.n_head << " heads\n";
+  return 0;
+}
+
+}  // namespace
+
+int analyze(const std::vector<std::string>& args) {
+  const std::string what = args.empty() ? std::string() : args[0];
+  const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+  if (what == "entropy") return analyze_entropy(rest);
+  if (what == "routers") return analyze_routers(rest);
+  fail("analyze: expected 'attic analyze entropy' or 'attic analyze routers', got '", what, "'");
+}
+
+}  // namespace attic::cli

@@ -1,0 +1,39 @@
+// Route attention (Vadimbuildercxx/reflex_attention, model.py, attention_type = "route"): at
+// block i >= 2 every head's keys and values are a learned sum over three sources,
+//
+//   K_h = Σ_l α_{l,h} K_{l,h}      V_h = Σ_l β_{l,h} V_{l,h}      l over (x_{i−2}, x_{i−1}, ln_1(x_i))
+//   y = c_proj(causal softmax(Q Kᵀ / √hs) V)                      Q from ln_1(x_i) only
+//
+// with α = k_router and β = v_router, one weight per (source, head): K_router and V_router
+// of the write-up. Heads are not mixed: head h sums only its own slices. The weights are raw
+// (no softmax, any sign), as in the fork. Blocks 0 and 1 run classic attention; they hold
+// routers too, unused, so that every block has the same parameter names.
+#pragma once
+
+#include <array>
+
+#include "nn/attention/causal_self_attention.h"
+
+namespace attic::models::reflex {
+
+class RouteAttention : public nn::CausalSelfAttention {
+ public:
+  // k_router = v_router = 1/(3·NH) everywhere: at init K_h and V_h are (1/NH) times the
+  // mean of the three sources' keys and values. options.args: norm_prev (false).
+  explicit RouteAttention(const nn::MixerOptions& options);
+  // x [B, T, C] = ln_1(x_i) -> [B, T, C]; ctx.back(1), ctx.back(2) = x_{i−1}, x_{i−2}.
+  Tensor forward(const Tensor& x, const nn::MixerContext& ctx = {}) override;
+  // x [B, t, C] of t new tokens, ctx.earlier the earlier blocks' inputs for them -> [B, t, C].
+  Tensor step(nn::MixerState& state, const Tensor& x, const nn::MixerContext& ctx) override;
+  std::string name() const override { return "route"; }
+
+  // [3·NH], entry l·NH + h weighting source l for head h. 1-d, so nanoGPT's
+  // configure_optimizers puts them in the group without weight decay.
+  Tensor k_router, v_router;
+  bool norm_prev;  // earlier states through this block's ln_1 (the fork: raw)
+
+ private:
+  std::array<Tensor, 3> project(const Tensor& x, const nn::MixerContext& ctx);
+};
+
+}  // namespace attic::models::reflex

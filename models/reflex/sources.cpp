@@ -1,0 +1,42 @@
+#include "models/reflex/sources.h"
+
+#include "ops/ops.h"
+#include "tensor/error.h"
+
+namespace attic::models::reflex {
+
+SourceProjections project_sources(nn::Linear& c_attn, const Tensor& x,
+                                  const nn::MixerContext& ctx, int64_t n_head, bool norm_prev,
+                                  const std::string& who) {
+  const int64_t C = x.size(-1);
+  const Tensor before[2] = {ctx.back(2), ctx.back(1)};  // x_{i−2}, x_{i−1}
+  for (int n = 0; n < 2; ++n) {
+    ATTIC_CHECK(before[n].defined(), who, " at layer ", ctx.layer,
+                " needs the inputs of the two blocks before it (MixerContext.earlier holds ",
+                ctx.earlier.size(), ")");
+    ATTIC_CHECK(before[n].shape() == x.shape(), who, ": the input of block ", ctx.layer - 2 + n,
+                " is ", str(before[n].shape()), ", the current stream ", str(x.shape()));
+  }
+  ATTIC_CHECK(!norm_prev || ctx.pre_norm != nullptr, who,
+              ": norm_prev needs the block's ln_1 (MixerContext.pre_norm), and none was given");
+
+  SourceProjections s;
+  Tensor qkv = c_attn.forward(x);  // [B, T, 3C]
+  s.q = split_heads(qkv.narrow(2, 0, C), n_head);
+  s.k[2] = split_heads(qkv.narrow(2, C, C), n_head);
+  s.v[2] = split_heads(qkv.narrow(2, 2 * C, C), n_head);
+  // The key and value rows of c_attn: W [3C, C] -> W_kv [2C, C] (a view; its gradient lands
+  // in W's rows C .. 3C−1).
+  const Tensor w_kv = c_attn.weight.narrow(0, C, 2 * C);
+  const Tensor b_kv = c_attn.bias.defined() ? c_attn.bias.narrow(0, C, 2 * C) : Tensor();
+  for (int l = 0; l < 2; ++l) {
+    const Tensor src = norm_prev ? ctx.pre_norm->forward(before[l]) : before[l];
+    Tensor kv = matmul(src, w_kv.t());  // [B, T, 2C]
+    if (b_kv.defined()) kv = kv + b_kv;
+    s.k[l] = split_heads(kv.narrow(2, 0, C), n_head);
+    s.v[l] = split_heads(kv.narrow(2, C, C), n_head);
+  }
+  return s;
+}
+
+}  // namespace attic::models::reflex

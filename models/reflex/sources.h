@@ -1,0 +1,36 @@
+// What reflex and route attention read at block i >= 2 (Vadimbuildercxx/reflex_attention,
+// model.py): three sources, each through the block's own c_attn,
+//
+//   l = 0: x_{i−2}      the input of the block two back, raw residual stream
+//   l = 1: x_{i−1}      the input of the block before, raw
+//   l = 2: ln_1(x_i)    this block's attention input, as classic attention reads it
+//
+// Queries come from the current stream only. The fork runs c_attn over all three and throws
+// the earlier states' queries away; attic multiplies those by the key and value rows of
+// c_attn only, which gives the same keys and values.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "nn/attention/causal_mixer.h"
+#include "nn/linear.h"
+
+namespace attic::models::reflex {
+
+struct SourceProjections {
+  Tensor q;                 // [B, NH, T, hs], from ln_1(x_i)
+  std::array<Tensor, 3> k;  // [B, NH, T, hs] for l = 0 (x_{i−2}), 1 (x_{i−1}), 2 (ln_1(x_i))
+  std::array<Tensor, 3> v;
+};
+
+// x [B, T, C] = ln_1(x_i); ctx.back(2), ctx.back(1) = x_{i−2}, x_{i−1}, each [B, T, C].
+//   q_2, k_2, v_2 = split(x W_attnᵀ + b, C);  k_l, v_l = x_{i−2+l} W_{k,v}ᵀ + b_{k,v}, l = 0, 1
+// norm_prev: apply ctx.pre_norm (the block's ln_1) to x_{i−2} and x_{i−1} first. The fork
+// does not: its earlier states enter un-normalized while the current one is normalized.
+// who names the attention in errors (missing or mis-shaped earlier states).
+SourceProjections project_sources(nn::Linear& c_attn, const Tensor& x,
+                                  const nn::MixerContext& ctx, int64_t n_head, bool norm_prev,
+                                  const std::string& who);
+
+}  // namespace attic::models::reflex
