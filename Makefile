@@ -10,11 +10,14 @@
 #                        sequence 256 (about 7 minutes on 2 cores)
 #   make compare-linformer  the laptop GPT with softmax, Linformer prefix and Linformer leaky
 #                        attention (the leak of the compressed causal mask, seen in val loss)
+#   make compare-reflex  the reflex fork's experiments: classic, reflex and route attention on
+#                        digit multiplication (scored, with the entropy and the routers drawn),
+#                        on Shakespeare, and at 18 layers (about 10 minutes each on 2 cores)
 #   make bench-peer      attic's training step and GEMMs against PyTorch 2's, 1 and 2 threads
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build shakespeare compare-attention compare-elita compare-linformer test test-sanitize debug bench-peer clean
+.PHONY: deps configure build shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize debug bench-peer clean
 
 deps:
 	@scripts/install-deps.sh
@@ -45,6 +48,19 @@ compare-elita: configure
 compare-linformer: configure
 	@cmake --build build -j$(JOBS) --target attic_cli
 	./build/attic compare config/compare_linformer.cfg
+
+# config/compare_reflex_mul.cfg, compare_reflex.cfg, compare_reflex_deep.cfg: three runs of
+# 2000 iterations each; then the multiplication models' entropy and route's routers.
+compare-reflex: configure
+	@cmake --build build -j$(JOBS) --target attic_cli
+	./build/attic compare config/compare_reflex_mul.cfg
+	./build/attic analyze entropy --out_dir=out-compare-reflex-mul/classic \
+		--out_dir=out-compare-reflex-mul/reflex --out_dir=out-compare-reflex-mul/route
+	./build/attic analyze entropy --centered --out_dir=out-compare-reflex-mul/classic \
+		--out_dir=out-compare-reflex-mul/reflex --out_dir=out-compare-reflex-mul/route
+	./build/attic analyze routers --out_dir=out-compare-reflex-mul/route
+	./build/attic compare config/compare_reflex.cfg
+	./build/attic compare config/compare_reflex_deep.cfg
 
 test: build
 	cd build && ctest --output-on-failure -j$(JOBS)

@@ -6,7 +6,9 @@
 // Each run trains in OUT/NAME (its checkpoint, loss.svg and result.json); OUT gets
 // compare.md, compare.json and compare.svg, rewritten after every run. A run whose
 // result.json records the same config is not trained again, so a compare that was stopped
-// goes on where it stopped; a run that was cut off trains again from the start.
+// goes on where it stopped; a run that was cut off trains again from the start. With
+// task = digit_mul each run is then scored on held-out problems, and the config's claims
+// are checked against the numbers (cli/compare_claims.h).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -17,6 +19,8 @@
 #include "cli/commands.h"
 #include "cli/compare_config.h"
 #include "cli/compare_report.h"
+#include "cli/eval_digit_mul.h"
+#include "cli/restore.h"
 #include "cli/run_result_json.h"
 #include "cli/train_run.h"
 #include "util/atomic_file.h"
@@ -93,10 +97,15 @@ int compare(const std::vector<std::string>& args) {
     const std::string options = cfg.block_attention_options();
     const std::string attention = (cfg.model == "gpt" ? "" : cfg.model + " LM, ") +
                                   cfg.block_attention() + (options.empty() ? "" : "(" + options + ")");
-    rows.push_back({c.runs[i].name, attention, std::move(*result)});
-    write_compare_report(c.out_dir, rows, title);
+    rows.push_back({c.runs[i].name, attention, std::move(*result), std::nullopt});
+    if (c.task == "digit_mul") {
+      Restored r = restore(cfg.out_dir);
+      const TextDataset data = TextDataset::from_name(r.config.dataset_path());
+      rows.back().score = eval_digit_mul(r, data, DigitMulEval{});
+    }
+    write_compare_report(c.out_dir, rows, title, c.claims);
   }
-  std::cout << "\n" << compare_markdown(rows, title) << "\nwrote " << c.out_dir << "/compare.md, "
+  std::cout << "\n" << compare_markdown(rows, title, c.claims) << "\nwrote " << c.out_dir << "/compare.md, "
             << c.out_dir << "/compare.json and " << c.out_dir << "/compare.svg\n";
   return 0;
 }

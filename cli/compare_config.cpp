@@ -70,12 +70,26 @@ CompareConfig CompareConfig::from_text(const std::string& text, const std::strin
       c.base = (std::filesystem::path(path).parent_path() / value).lexically_normal().string();
     } else if (key == "out_dir") {
       c.out_dir = value;
+    } else if (key == "task") {
+      ATTIC_CHECK(value == "digit_mul", path, ":", lineno, ": task must be digit_mul, got '", value, "'");
+      c.task = value;
+    } else if (key == "claim") {
+      c.claims.push_back(parse_claim(value));
     }
-    c.common += (key == "base" || key == "out_dir" ? std::string() : raw) + "\n";
+    const bool own = key == "base" || key == "out_dir" || key == "task" || key == "claim";
+    c.common += (own ? std::string() : raw) + "\n";
   }
   ATTIC_CHECK(!c.base.empty(), "compare: ", path, " names no base config (base = FILE)");
   ATTIC_CHECK(!c.runs.empty(), "compare: ", path, " lists no runs (NAME: key=value ...)");
   ATTIC_CHECK(!c.out_dir.empty(), "compare: ", path, ": out_dir is empty");
+  for (const Claim& claim : c.claims) {
+    for (const std::string& run : {claim.lhs_run, claim.rhs_run})
+      ATTIC_CHECK(names.count(run) == 1, "compare: ", path, ": claim '", claim.expr(), "' names run '", run,
+                  "', which the config does not list");
+    for (const std::string& m : {claim.lhs_metric, claim.rhs_metric})
+      ATTIC_CHECK(c.task == "digit_mul" || !(m == "exact" || m == "r2" || m == "mae" || m == "mape"), "compare: ",
+                  path, ": claim '", claim.expr(), "' reads ", m, ", which needs task = digit_mul");
+  }
   return c;
 }
 

@@ -7,6 +7,8 @@
 //
 //   softmax: attention=softmax          # NAME: overrides, space-separated key=value
 //   linear_elu: attention=linear_elu
+//   claim = softmax < linear_elu | ...  # a claim to check (cli/compare_claims.h)
+//   task = digit_mul                    # score each run on a task after training
 //
 // A run is made of the base config, then the keys given here for every run, then the
 // command line's --key=value flags, then the run's own overrides (which win, so that a flag
@@ -18,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/compare_claims.h"
 #include "cli/options.h"
 #include "cli/train_config.h"
 
@@ -35,6 +38,10 @@ struct CompareConfig {
   std::string common;    // the "key = value" lines for every run, as Options::load_text reads
   std::vector<std::string> flags;  // --key=value from the command line, for every run
   std::vector<CompareRun> runs;
+  // task = digit_mul: after each run, attic eval --task=digit_mul (n 200, seed 1) scores it.
+  std::string task;
+  // claim = A < B | text: the write-up's claims, checked at the end (cli/compare_claims.h).
+  std::vector<Claim> claims;
 
   // Reads a compare config file; throws attic::Error naming the file and line.
   static CompareConfig from_file(const std::string& path);

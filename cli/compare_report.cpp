@@ -28,7 +28,8 @@ std::string fixed(double v, int decimals) {
 
 }  // namespace
 
-std::string compare_markdown(const std::vector<CompareRow>& rows, const std::string& title) {
+std::string compare_markdown(const std::vector<CompareRow>& rows, const std::string& title,
+                             const std::vector<Claim>& claims) {
   std::string md = "# " + title + "\n\n"
                    "| run | attention | params | final train | final val | best val | ms/iter | "
                    "tokens/s | peak memory |\n"
@@ -43,7 +44,21 @@ std::string compare_markdown(const std::vector<CompareRow>& rows, const std::str
   }
   md += "\nfinal: the last eval, at the run's last iteration; ms/iter: the mean training step, "
         "evaluation excluded; peak memory: the most bytes attic's allocator held at once.\n";
-  return md;
+  bool scored = false;
+  for (const CompareRow& row : rows) scored = scored || row.score.has_value();
+  if (scored) {
+    md += "\n| run | exact match | R² | MAE | MAPE | unparsable |\n|---|---:|---:|---:|---:|---:|\n";
+    for (const CompareRow& row : rows) {
+      if (!row.score) continue;
+      const ProductScore& s = *row.score;
+      md += "| " + row.name + " | " + fixed(100.0 * double(s.exact) / double(s.n), 1) + "% | " +
+            (s.parsed ? fixed(s.r2, 4) + " | " + fixed(s.mae, 0) + " | " + fixed(s.mape, 4) : "- | - | -") +
+            " | " + std::to_string(s.n - s.parsed) + " of " + std::to_string(s.n) + " |\n";
+    }
+    md += "\nattic eval --task=digit_mul on each run: held-out problems, answers sampled at temperature 1; "
+          "R², MAE and MAPE over the answers that parse.\n";
+  }
+  return md + claims_markdown(claims, rows);
 }
 
 json::Value compare_json(const std::vector<CompareRow>& rows, const std::string& title) {
@@ -55,6 +70,12 @@ json::Value compare_json(const std::vector<CompareRow>& rows, const std::string&
     if (!row.result.evals.empty()) {
       v.as_object()["final_train"] = row.result.evals.back().train;
       v.as_object()["final_val"] = row.result.evals.back().val;
+    }
+    if (row.score) {
+      const ProductScore& s = *row.score;
+      v.as_object()["digit_mul"] = json::Value::Object{
+          {"n", double(s.n)}, {"parsed", double(s.parsed)}, {"exact", double(s.exact)},
+          {"r2", s.r2}, {"mae", s.mae}, {"mape", s.mape}};
     }
     runs.push_back(std::move(v));
   }
@@ -83,8 +104,8 @@ std::string compare_svg(const std::vector<CompareRow>& rows, const std::string& 
 }
 
 void write_compare_report(const std::string& out_dir, const std::vector<CompareRow>& rows,
-                          const std::string& title) {
-  util::write_file_atomic(out_dir + "/compare.md", compare_markdown(rows, title));
+                          const std::string& title, const std::vector<Claim>& claims) {
+  util::write_file_atomic(out_dir + "/compare.md", compare_markdown(rows, title, claims));
   util::write_file_atomic(out_dir + "/compare.json", json::dump(compare_json(rows, title)) + "\n");
   util::write_file_atomic(out_dir + "/compare.svg", compare_svg(rows, title));
 }

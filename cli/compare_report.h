@@ -6,7 +6,11 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include "cli/compare_claims.h"
 #include "cli/train_run.h"
+#include "data/digit_mul.h"
 #include "util/json.h"
 
 namespace attic::cli {
@@ -15,16 +19,19 @@ struct CompareRow {
   std::string name;       // the run's name in the compare config
   std::string attention;  // its attention, with options when it has any: "linformer(k=64)"
   RunResult result;
+  std::optional<ProductScore> score;  // with task = digit_mul: eval --task=digit_mul's
 };
 
 // | run | attention | params | final train | final val | best val | ms/iter | tokens/s | peak memory |
-std::string compare_markdown(const std::vector<CompareRow>& rows, const std::string& title);
+// then, when rows have scores, | run | exact | R² | MAE | MAPE | unparsable |, then the claims.
+std::string compare_markdown(const std::vector<CompareRow>& rows, const std::string& title,
+                             const std::vector<Claim>& claims = {});
 json::Value compare_json(const std::vector<CompareRow>& rows, const std::string& title);
 // One color per run; val solid, train dashed.
 std::string compare_svg(const std::vector<CompareRow>& rows, const std::string& title);
 
 // Writes the three files into out_dir, each atomically.
 void write_compare_report(const std::string& out_dir, const std::vector<CompareRow>& rows,
-                          const std::string& title);
+                          const std::string& title, const std::vector<Claim>& claims = {});
 
 }  // namespace attic::cli

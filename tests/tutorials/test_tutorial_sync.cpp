@@ -12,6 +12,12 @@
 //   ```
 //   ...the file, exactly...
 //   ```
+// and a piece of attic's own source is shown as
+//   <!-- source: models/reflex/route_attention.cpp -->
+//   ```cpp
+//   ...lines that appear in that file (from the repository root) one after another...
+//   ```
+// so that a quoted function cannot drift from the code either.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -100,8 +106,13 @@ void check_chapter(const std::string& chapter, const std::string& text,
   };
 
   // Checks the fenced block opening at lines[i] against `file`; returns the line after it.
+  // An example (a ```cpp block) or its output (any ``` block) must equal its file under
+  // tutorials/; an excerpt (a ```cpp block) must appear in its file, a path from the
+  // repository root (tutorials_dir's parent), its lines in order and one after another.
+  enum class Kind { Example, Output, Excerpt };
   auto check_block = [&](size_t i, const std::string& marker_line_info, const std::string& file,
-                         bool code) -> size_t {
+                         Kind kind) -> size_t {
+    const bool code = kind != Kind::Output;
     const std::string fence = i < lines.size() ? trim(lines[i]) : "";
     const bool opens = code ? fence == "```cpp" : fence.rfind("```", 0) == 0;
     if (!opens) {
@@ -115,13 +126,21 @@ void check_chapter(const std::string& chapter, const std::string& text,
       problems.push_back(where(i) + file + ": the block is never closed with ```");
       return end;
     }
-    const fs::path path = tutorials_dir / file;
+    const fs::path root = kind == Kind::Excerpt ? tutorials_dir.parent_path() : tutorials_dir;
+    const fs::path path = root / file;
     if (!fs::is_regular_file(path)) {
-      problems.push_back(where(i) + file + ": no such file in " + tutorials_dir.string());
+      problems.push_back(where(i) + file + ": no such file in " + root.string());
       return end + 1;
     }
     const Lines disk = split_lines(read_file(path));
     const std::vector<std::string> block(lines.begin() + long(i) + 1, lines.begin() + long(end));
+    if (kind == Kind::Excerpt) {
+      if (block.empty()) problems.push_back(where(i) + file + ": the excerpt is empty");
+      else if (std::search(disk.lines.begin(), disk.lines.end(), block.begin(), block.end()) == disk.lines.end())
+        problems.push_back(where(i) + file + ": the block is not an excerpt of the file (its lines do not "
+                           "appear there one after another); it begins\n  " + block[0]);
+      return end + 1;
+    }
     const std::string diff = first_difference(block, disk.lines);
     if (!diff.empty())
       problems.push_back(where(i) + file + ": the block does not match the file: " + diff);
@@ -134,6 +153,11 @@ void check_chapter(const std::string& chapter, const std::string& text,
   bool has_text = false;
   for (size_t i = 0; i < lines.size();) {
     has_text = has_text || !trim(lines[i]).empty();
+    const std::string source = marker_path(lines[i], "source");
+    if (!source.empty()) {
+      i = std::max(check_block(skip_blank(i + 1), where(i), source, Kind::Excerpt), i + 1);
+      continue;
+    }
     const std::string example = marker_path(lines[i], "example");
     if (!marker_path(lines[i], "output").empty()) {
       problems.push_back(where(i) + marker_path(lines[i], "output") +
@@ -146,7 +170,7 @@ void check_chapter(const std::string& chapter, const std::string& text,
       continue;
     }
     shown.insert(example);
-    size_t next = check_block(skip_blank(i + 1), where(i), example, /*code=*/true);
+    size_t next = check_block(skip_blank(i + 1), where(i), example, Kind::Example);
     const size_t after = skip_blank(next);
     const std::string output = after < lines.size() ? marker_path(lines[after], "output") : "";
     if (!output.empty()) {
@@ -154,7 +178,7 @@ void check_chapter(const std::string& chapter, const std::string& text,
       if (output != expected)
         problems.push_back(where(after) + output + ": the output shown after " + example +
                            " must be " + expected);
-      next = check_block(skip_blank(after + 1), where(after), output, /*code=*/false);
+      next = check_block(skip_blank(after + 1), where(after), output, Kind::Output);
     }
     i = std::max(next, i + 1);
   }
@@ -277,6 +301,24 @@ TEST_CASE("tutorial sync: the checker reports missing blocks, files and stray ma
                 "examples/x.out");
 
   CHECK(scratch.check(" \n\n") == std::vector<std::string>{"ch.md: the chapter is empty"});
+}
+
+TEST_CASE("tutorial sync: a source excerpt must be consecutive lines of the file", "[tutorials]") {
+  ScratchTutorials scratch;
+  // The scratch folder stands in for tutorials/, so the root is its parent (the temp folder).
+  const std::string rel = "attic_sync_root_test/lib/f.cpp";
+  const fs::path root_lib = scratch.dir.parent_path() / "attic_sync_root_test" / "lib";
+  fs::create_directories(root_lib);
+  std::ofstream(root_lib / "f.cpp") << "int f() {\n  int a = 1;\n  return a;\n}\n";
+  CHECK(scratch.check("<!-- source: " + rel + " -->\n```cpp\n  int a = 1;\n  return a;\n```\n").empty());
+  std::vector<std::string> p = scratch.check("<!-- source: " + rel + " -->\n```cpp\n  int a = 1;\n}\n```\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:2: " + rel + ": the block is not an excerpt of the file (its lines do not appear there "
+                "one after another); it begins\n    int a = 1;");
+  p = scratch.check("<!-- source: lib/none.cpp -->\n```cpp\nx\n```\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].find("lib/none.cpp: no such file") != std::string::npos);
+  fs::remove_all(scratch.dir.parent_path() / "attic_sync_root_test");
 }
 
 TEST_CASE("tutorial sync: every chapter shows its examples and outputs exactly",
