@@ -64,8 +64,7 @@ std::vector<std::string> short_prompts(const TextDataset& data, int64_t n, uint6
   std::vector<std::string> out;
   const int64_t digits = dataset_digits(data);
   if (digits > 0) {
-    int64_t low = 1;
-    for (int64_t i = 1; i < digits; ++i) low *= 10;
+    const int64_t low = digit_mul_low(digits);
     for (int64_t i = 0; i < n; ++i) {
       const int64_t a = gen.randint(low, 10 * low), b = gen.randint(low, 10 * low);
       out.push_back(std::to_string(a) + "*" + std::to_string(b));

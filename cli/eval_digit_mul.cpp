@@ -49,8 +49,7 @@ ProductScore eval_digit_mul(Restored& r, const TextDataset& data, const DigitMul
               " does not start with a digit_mul line ('a*b = [...] => c')");
   const std::unordered_set<int64_t> seen = train_problems(data);
 
-  int64_t low = 1;
-  for (int64_t i = 1; i < digits; ++i) low *= 10;
+  const int64_t low = digit_mul_low(digits);
   Generator gen{uint64_t(o.seed)};
   std::vector<int64_t> a(size_t(o.n)), b(size_t(o.n)), truth(size_t(o.n));
   for (int64_t i = 0, tries = 0; i < o.n; ++tries) {

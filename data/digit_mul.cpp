@@ -19,13 +19,17 @@ std::string digit_mul_line(int64_t a, int64_t b) {
   return out + "] => " + std::to_string(a * b);
 }
 
+int64_t digit_mul_low(int64_t digits) {
+  int64_t low = 1;
+  for (int64_t i = 1; i < digits; ++i) low *= 10;
+  return low;
+}
+
 std::string digit_mul_text(int64_t digits, int64_t lines, uint64_t seed) {
   ATTIC_CHECK(digits >= 1 && digits <= 9, "digit_mul: digits must be in 1..9 (a·b must fit in ",
               "63 bits), got ", digits);
   ATTIC_CHECK(lines >= 1, "digit_mul: lines must be at least 1, got ", lines);
-  int64_t low = 1;
-  for (int64_t i = 1; i < digits; ++i) low *= 10;
-  const int64_t high = low * 10;
+  const int64_t low = digit_mul_low(digits), high = low * 10;
   Generator gen(seed);
   std::string text;
   text.reserve(size_t(lines) * size_t(6 * digits + 12));

@@ -20,6 +20,9 @@ namespace attic {
 // One problem's line, without its newline.
 std::string digit_mul_line(int64_t a, int64_t b);
 
+// 10^(digits − 1): operands of `digits` digits are drawn from [low, 10·low).
+int64_t digit_mul_low(int64_t digits);
+
 // `lines` problems, each line followed by "\n", with a and b drawn from a Generator seeded
 // seed: a = randint(10^(digits−1), 10^digits), then b, line after line. digits in 1 .. 9
 // (so a·b fits in 63 bits); throws attic::Error otherwise, or for lines < 1.

@@ -9,7 +9,7 @@
 namespace attic::models::reflex {
 
 ReflexAttention::ReflexAttention(const nn::MixerOptions& o)
-    : nn::CausalSelfAttention(o, OwnOptions{}), norm_prev(o.args.get_bool("norm_prev", false)) {
+    : EarlierLayersAttention(o) {
   const int64_t H = o.n_head;
   if (!o.args.has("sa_heads") && !o.args.has("prev1_heads")) {
     // The fork slices heads [0:2], [2:4], [4:], so with n_head <= 4 the later groups shrink
@@ -26,8 +26,11 @@ ReflexAttention::ReflexAttention(const nn::MixerOptions& o)
   o.args.check_used(name(), "norm_prev, sa_heads, prev1_heads");
 }
 
+// Each head's k and v from its group's source; the attention that follows (softmax(q kᵀ/√hs) v,
+// causal) then computes the three groups in one call over all heads, since heads never mix
+// before c_proj.
 std::array<Tensor, 3> ReflexAttention::project(const Tensor& x, const nn::MixerContext& ctx) {
-  SourceProjections s = project_sources(*c_attn, x, ctx, n_head, norm_prev, "attention reflex");
+  SourceProjections s = sources(x, ctx);
   const int64_t ca2 = n_head - sa_heads - prev1_heads;
   // Head h keeps its own slice of its group's keys: heads [0, sa) of source 2 (current),
   // [sa, sa + p1) of source 1 (x_{i−1}), the rest of source 0 (x_{i−2}).
@@ -39,21 +42,6 @@ std::array<Tensor, 3> ReflexAttention::project(const Tensor& x, const nn::MixerC
     return parts.size() == 1 ? parts[0] : cat(parts, 1);  // [B, NH, T, hs]
   };
   return {s.q, pick(s.k), pick(s.v)};
-}
-
-// Blocks i >= 2: softmax(q kᵀ / √hs) v per head, causal, with each head's k and v from its
-// group's source. One attention call over all heads computes the three groups at once,
-// since heads never mix before c_proj.
-Tensor ReflexAttention::forward(const Tensor& x, const nn::MixerContext& ctx) {
-  if (layer < 2) return CausalSelfAttention::forward(x, ctx);  // blocks 0, 1: classic
-  auto [q, k, v] = project(x, ctx);
-  return attend(q, k, v);
-}
-
-Tensor ReflexAttention::step(nn::MixerState& state, const Tensor& x, const nn::MixerContext& ctx) {
-  if (layer < 2) return CausalSelfAttention::step(state, x, ctx);
-  auto [q, k, v] = project(x, ctx);
-  return attend_cached(dynamic_cast<Cache&>(state), q, k, v);
 }
 
 }  // namespace attic::models::reflex

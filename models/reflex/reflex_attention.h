@@ -14,31 +14,23 @@
 // attention over every head. Generation keeps a KV cache of the mixed keys and values.
 #pragma once
 
-#include <array>
-
-#include "nn/attention/causal_self_attention.h"
+#include "models/reflex/sources.h"
 
 namespace attic::models::reflex {
 
-class ReflexAttention : public nn::CausalSelfAttention {
+class ReflexAttention : public EarlierLayersAttention {
  public:
   // options.args: norm_prev (false), sa_heads and prev1_heads (the fork's 2 and 2, see the
   // constructor).
   explicit ReflexAttention(const nn::MixerOptions& options);
-  // x [B, T, C] = ln_1(x_i) -> [B, T, C]; ctx.back(1), ctx.back(2) = x_{i−1}, x_{i−2}.
-  Tensor forward(const Tensor& x, const nn::MixerContext& ctx = {}) override;
-  // x [B, t, C] of t new tokens, ctx.earlier the earlier blocks' inputs for them -> [B, t, C].
-  Tensor step(nn::MixerState& state, const Tensor& x, const nn::MixerContext& ctx) override;
   std::string name() const override { return "reflex"; }
 
   int64_t sa_heads;     // SA heads: 0 .. sa_heads − 1
   int64_t prev1_heads;  // CA1 heads after them; the remaining n_head − sa − p1 are CA2
-  bool norm_prev;       // earlier states through this block's ln_1 (the fork: raw)
 
  private:
-  // q, k, v [B, NH, T, hs] of block layer >= 2: q from x, each head's k, v from its group's
-  // source.
-  std::array<Tensor, 3> project(const Tensor& x, const nn::MixerContext& ctx);
+  // q from x, each head's k, v from its group's source.
+  std::array<Tensor, 3> project(const Tensor& x, const nn::MixerContext& ctx) override;
 };
 
 }  // namespace attic::models::reflex

@@ -6,7 +6,7 @@
 namespace attic::models::reflex {
 
 RouteAttention::RouteAttention(const nn::MixerOptions& o)
-    : nn::CausalSelfAttention(o, OwnOptions{}), norm_prev(o.args.get_bool("norm_prev", false)) {
+    : EarlierLayersAttention(o) {
   // The fork's init; earlier versions of it drew U(0, 1).
   k_router = register_parameter("k_router", full({3 * o.n_head}, 1.0 / double(3 * o.n_head)));
   v_router = register_parameter("v_router", full({3 * o.n_head}, 1.0 / double(3 * o.n_head)));
@@ -28,20 +28,8 @@ Tensor route(const Tensor& router, const std::array<Tensor, 3>& parts, int64_t n
 }  // namespace
 
 std::array<Tensor, 3> RouteAttention::project(const Tensor& x, const nn::MixerContext& ctx) {
-  SourceProjections s = project_sources(*c_attn, x, ctx, n_head, norm_prev, "attention route");
+  SourceProjections s = sources(x, ctx);
   return {s.q, route(k_router, s.k, n_head), route(v_router, s.v, n_head)};
-}
-
-Tensor RouteAttention::forward(const Tensor& x, const nn::MixerContext& ctx) {
-  if (layer < 2) return CausalSelfAttention::forward(x, ctx);  // blocks 0, 1: classic
-  auto [q, k, v] = project(x, ctx);
-  return attend(q, k, v);
-}
-
-Tensor RouteAttention::step(nn::MixerState& state, const Tensor& x, const nn::MixerContext& ctx) {
-  if (layer < 2) return CausalSelfAttention::step(state, x, ctx);
-  auto [q, k, v] = project(x, ctx);
-  return attend_cached(dynamic_cast<Cache&>(state), q, k, v);
 }
 
 }  // namespace attic::models::reflex

@@ -10,30 +10,24 @@
 // routers too, unused, so that every block has the same parameter names.
 #pragma once
 
-#include <array>
-
-#include "nn/attention/causal_self_attention.h"
+#include "models/reflex/sources.h"
 
 namespace attic::models::reflex {
 
-class RouteAttention : public nn::CausalSelfAttention {
+class RouteAttention : public EarlierLayersAttention {
  public:
   // k_router = v_router = 1/(3·NH) everywhere: at init K_h and V_h are (1/NH) times the
   // mean of the three sources' keys and values. options.args: norm_prev (false).
   explicit RouteAttention(const nn::MixerOptions& options);
-  // x [B, T, C] = ln_1(x_i) -> [B, T, C]; ctx.back(1), ctx.back(2) = x_{i−1}, x_{i−2}.
-  Tensor forward(const Tensor& x, const nn::MixerContext& ctx = {}) override;
-  // x [B, t, C] of t new tokens, ctx.earlier the earlier blocks' inputs for them -> [B, t, C].
-  Tensor step(nn::MixerState& state, const Tensor& x, const nn::MixerContext& ctx) override;
   std::string name() const override { return "route"; }
 
   // [3·NH], entry l·NH + h weighting source l for head h. 1-d, so nanoGPT's
   // configure_optimizers puts them in the group without weight decay.
   Tensor k_router, v_router;
-  bool norm_prev;  // earlier states through this block's ln_1 (the fork: raw)
 
  private:
-  std::array<Tensor, 3> project(const Tensor& x, const nn::MixerContext& ctx);
+  // q from x, each head's k and v the routed sums over the three sources.
+  std::array<Tensor, 3> project(const Tensor& x, const nn::MixerContext& ctx) override;
 };
 
 }  // namespace attic::models::reflex

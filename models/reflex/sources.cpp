@@ -39,4 +39,23 @@ SourceProjections project_sources(nn::Linear& c_attn, const Tensor& x,
   return s;
 }
 
+EarlierLayersAttention::EarlierLayersAttention(const nn::MixerOptions& o)
+    : nn::CausalSelfAttention(o, OwnOptions{}), norm_prev(o.args.get_bool("norm_prev", false)) {}
+
+SourceProjections EarlierLayersAttention::sources(const Tensor& x, const nn::MixerContext& ctx) {
+  return project_sources(*c_attn, x, ctx, n_head, norm_prev, "attention " + name());
+}
+
+Tensor EarlierLayersAttention::forward(const Tensor& x, const nn::MixerContext& ctx) {
+  if (layer < 2) return CausalSelfAttention::forward(x, ctx);  // blocks 0, 1: classic
+  auto [q, k, v] = project(x, ctx);
+  return attend(q, k, v);
+}
+
+Tensor EarlierLayersAttention::step(nn::MixerState& state, const Tensor& x, const nn::MixerContext& ctx) {
+  if (layer < 2) return CausalSelfAttention::step(state, x, ctx);
+  auto [q, k, v] = project(x, ctx);
+  return attend_cached(dynamic_cast<Cache&>(state), q, k, v);
+}
+
 }  // namespace attic::models::reflex

@@ -13,8 +13,7 @@
 #include <array>
 #include <string>
 
-#include "nn/attention/causal_mixer.h"
-#include "nn/linear.h"
+#include "nn/attention/causal_self_attention.h"
 
 namespace attic::models::reflex {
 
@@ -32,5 +31,27 @@ struct SourceProjections {
 SourceProjections project_sources(nn::Linear& c_attn, const Tensor& x,
                                   const nn::MixerContext& ctx, int64_t n_head, bool norm_prev,
                                   const std::string& who);
+
+// What reflex and route share: nanoGPT's attention (its c_attn, c_proj and dropouts, so the
+// parameter names stay the fork's) in blocks 0 and 1, which have fewer than two earlier
+// states; from block 2 on, q, k, v from project() through the same causal softmax, or
+// through the KV cache when generating.
+class EarlierLayersAttention : public nn::CausalSelfAttention {
+ public:
+  // x [B, T, C] = ln_1(x_i) -> [B, T, C]; ctx.back(1), ctx.back(2) = x_{i−1}, x_{i−2}.
+  Tensor forward(const Tensor& x, const nn::MixerContext& ctx = {}) override;
+  // x [B, t, C] of t new tokens, ctx.earlier the earlier blocks' inputs for them -> [B, t, C].
+  Tensor step(nn::MixerState& state, const Tensor& x, const nn::MixerContext& ctx) override;
+
+  bool norm_prev;  // earlier states through this block's ln_1 (the fork: raw); option norm_prev
+
+ protected:
+  // Reads the option norm_prev; the subclass reads its own and checks them all.
+  explicit EarlierLayersAttention(const nn::MixerOptions& options);
+  // x [B, T, C], block layer >= 2 -> q, k, v [B, NH, T, hs].
+  virtual std::array<Tensor, 3> project(const Tensor& x, const nn::MixerContext& ctx) = 0;
+  // project_sources with this attention's c_attn, heads and norm_prev.
+  SourceProjections sources(const Tensor& x, const nn::MixerContext& ctx);
+};
 
 }  // namespace attic::models::reflex
