@@ -1,5 +1,5 @@
 // The sinusoidal positional encoding of tonyduan/transformer-blocks, src/models.py
-// (Vaswani et al. 2017, §3.5, with that repository's frequencies): for position t and
+// (Vaswani et al. 2017, §6.1, with that repository's frequencies): for position t and
 // column pair (m, m+1), m = 0, 2, 4, …,
 //   PE[t, m] = sin(ω_m t),  PE[t, m+1] = cos(ω_m t),  ω_m = (max_length / 2π)^(−m/dim)
 // so the wavelengths 2π/ω_m run from 2π up to max_length. y = dropout(x + PE[0..T−1]).

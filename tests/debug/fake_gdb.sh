@@ -10,7 +10,7 @@ case "${FAKE_GDB_MODE:-args}" in
   args) for a in "$@"; do echo "arg: $a"; done ;;
   xstate)
     sed '/^--- a call into the program$/q' "$EXPECTED_OUTPUT"
-    echo "08_gdb_backward.gdb:10: Error in sourced command file:" >&2
+    echo "15_gdb_backward.gdb:10: Error in sourced command file:" >&2
     echo "Couldn't write extended state status: Bad address." >&2
     exit 1 ;;
 esac

@@ -1,7 +1,7 @@
-# ctest helper: runs gdb in batch mode on the chapter 8 program, through the reader's own
+# ctest helper: runs gdb in batch mode on the chapter 15 program, through the reader's own
 # wrapper debug/gdb/attic-gdb, and checks what the printers print.
 #   cmake -DGDB=... -DWRAPPER=attic-gdb -DTDESC=auto|no-avx|native -DEXE=...
-#         -DCOMMANDS=x.gdb -DEXPECTED=x.gdb.txt -DCHAPTER=08-gdb.md -P run_gdb.cmake
+#         -DCOMMANDS=x.gdb -DEXPECTED=x.gdb.txt -DCHAPTER=15-gdb.md -P run_gdb.cmake
 # Only the lines the commands print are compared: "$N = ..." results and the echo lines
 # ("--- ..."). Addresses (0x...) and the path of the build folder vary between machines,
 # so they are replaced by 0x... and <build> first. The chapter must show the command file
@@ -58,7 +58,7 @@ if(NOT rc EQUAL 0 AND err MATCHES "${xstate_error}")
   string(REGEX MATCH "[^\n]*${xstate_error}[^\n]*" why "${err}")
   message("SKIP: gdb cannot call into the program on this CPU (\"${why}\"): its XSAVE register "
           "state is larger than this gdb can write back; the lines before the call matched. "
-          "tutorials/08-gdb.md says what to do.")
+          "tutorials/15-gdb.md says what to do.")
   return()
 endif()
 if(NOT rc EQUAL 0)

@@ -333,7 +333,7 @@ TEST_CASE("tutorial sync: every example is shown in some chapter", "[tutorials]"
   const fs::path dir = tutorials_dir();
   std::set<std::string> shown;
   check_all_chapters(dir, shown);
-  // .cu: chapter 11's CUDA programs, built in CUDA builds only but always shown
+  // .cu: chapter 18's CUDA programs, built in CUDA builds only but always shown
   for (const std::string ext : {".cpp", ".cu"})
     for (const fs::path& src : files_with_extension(dir / "examples", ext)) {
       const std::string name = "examples/" + src.filename().string();

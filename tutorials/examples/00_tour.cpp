@@ -14,12 +14,12 @@ using namespace attic;
 int main() {
   Tensor x = tensor({{1, 2, 3}});                           // [1, 3]     chapter 1
   Tensor w = tensor({{1}, {-1}, {2}}).requires_grad_();     // [3, 1]
-  Tensor loss = sum(relu(matmul(x, w)));                    //            chapter 2
-  autograd::print_graph(loss, {{"w", w}});                  //            chapter 9
+  Tensor loss = sum(relu(matmul(x, w)));                    //            chapter 3
+  autograd::print_graph(loss, {{"w", w}});                  //            chapter 16
   loss.backward();
   std::cout << "loss " << loss.item<float>() << ", w.grad " << w.grad().t() << "\n";
 
-  optim::SGD opt({w}, optim::SGDOptions(0.1));              //            chapter 3
+  optim::SGD opt({w}, optim::SGDOptions(0.1));              //            chapter 5
   opt.step();
   std::printf("after one step: loss %.1f\n", sum(relu(matmul(x, w))).item<float>());
   return 0;

@@ -1,43 +1,70 @@
-// Chapter 4 exercise, solved: the val loss of a model that ignores the context and always
-// predicts each character with its frequency in train (a unigram model).
-//   counts[c] = #{t : train[t] = c},  p = counts / sum(counts)       [V]
-//   loss = -(1/N) sum_t log p[val[t]]                                  val [N] -> []
-#include <cmath>
+// Chapter 4 exercise, solved: mean squared error as an op with a hand-written backward.
+//   loss = (1/N) sum_i (pred_i - target_i)^2          pred [N], target [N] -> []
+//   dpred = g 2 (pred - target) / N,  dtarget = -dpred
+// By hand at pred = [1, 2, 3], target = [0, 1, 5]: pred - target = [1, 1, -2],
+//   loss = (1 + 1 + 4) / 3 = 2,  dpred = (2/3) [1, 1, -2] = [0.6667, 0.6667, -1.3333]
 #include <iostream>
 
-#include "data/data.h"
+#include "autograd/gradcheck.h"
+#include "autograd/grad_mode.h"
+#include "autograd/node.h"
 #include "ops/ops.h"
 
 using namespace attic;
 
+// Saves diff = pred - target [N].
+struct MseBackward final : autograd::Node {
+  Tensor diff;
+  const char* name() const override { return "MseBackward"; }
+  // g: [] -> {dpred [N], dtarget [N]}
+  std::vector<Tensor> backward(const Tensor& g) override {
+    Tensor dpred = g * diff * (2.0 / double(diff.numel()));
+    return {needs_grad(0) ? dpred : Tensor(), needs_grad(1) ? -dpred : Tensor()};
+  }
+};
+
+// pred [N], target [N] -> [].
+Tensor mse(const Tensor& pred, const Tensor& target) {
+  ATTIC_CHECK(pred.shape() == target.shape(), "mse: pred ", str(pred.shape()), " and target ",
+              str(target.shape()), " differ");
+  Tensor diff, out;
+  {
+    NoGradGuard no_grad;
+    diff = pred - target;
+    out = mean(diff * diff);
+  }
+  if (autograd::needs_grad({pred, target})) {
+    auto node = std::make_shared<MseBackward>();
+    node->diff = diff;
+    autograd::connect(out, node, {pred, target});
+  }
+  return out;
+}
+
 int main() {
-  TextDataset ds = TextDataset::from_file(default_dataset_path());
-  const CharTokenizer& tok = ds.tokenizer();
-  const int64_t V = ds.vocab_size();
-  const Tensor& train = ds.data(Split::Train);
-  const Tensor& val = ds.data(Split::Val);
+  std::cout << std::boolalpha;
+  Tensor pred = tensor({1, 2, 3}).requires_grad_();
+  Tensor target = tensor({0, 1, 5}).requires_grad_();
+  Tensor loss = mse(pred, target);
+  loss.backward();
+  std::cout << "loss = " << loss << "\n";
+  std::cout << "dpred = " << pred.grad() << "\n";
+  std::cout << "dtarget = " << target.grad() << "\n";
 
-  // 1. index_add adds src[t] = 1 into counts[train[t]]: one count per occurrence.
-  Tensor counts = index_add(zeros({V}, kFloat64), 0, train, ones({train.numel()}, kFloat64));
-  const int64_t top = argmax(counts, 0).item<int64_t>();
-  std::cout << "most common in train: " << char_literal(tok.vocabulary()[size_t(top)]) << ", "
-            << counts[top].item<int64_t>() << " times\n";
-
-  // 2. Every character occurs in train (no count is 0), so every log p is finite.
-  Tensor p = counts / sum(counts);
-  std::cout << "smallest count " << min(counts).item<int64_t>() << "\n";
-  Tensor loss = -mean(log(index_select(p, 0, val)));
-  std::cout << "unigram val loss " << loss << "\n";
-
-  // 3. Guessing uniformly costs ln V on every character.
-  std::cout << "uniform loss ln " << V << " = " << std::log(double(V)) << "\n";
-
-  // 4. Characters with no occurrence in val.
-  Tensor val_counts = index_add(zeros({V}, kFloat64), 0, val, ones({val.numel()}, kFloat64));
-  std::cout << "never in val:";
-  for (int64_t c = 0; c < V; ++c)
-    if (val_counts[c].item<double>() == 0)
-      std::cout << " " << char_literal(tok.vocabulary()[size_t(c)]);
-  std::cout << "\n";
+  manual_seed(3);
+  auto f = [](const std::vector<Tensor>& in) { return mse(in[0], in[1]); };
+  std::cout << "gradcheck, both inputs: "
+            << autograd::gradcheck(f, {randn({5}, kFloat64).requires_grad_(),
+                                       randn({5}, kFloat64).requires_grad_()})
+            << "\n";
+  std::cout << "gradcheck, target constant: "
+            << autograd::gradcheck(f, {randn({5}, kFloat64).requires_grad_(),
+                                       randn({5}, kFloat64)})
+            << "\n";
+  try {
+    mse(pred, tensor({1, 2}));
+  } catch (const Error& e) {
+    std::cout << e.what() << "\n";
+  }
   return 0;
 }

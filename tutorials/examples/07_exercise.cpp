@@ -1,45 +1,43 @@
-// Chapter 7 exercise, solved: GELU's backward fused into one loop, checked against autograd.
-//   gelu(x) = x Φ(x),  Φ(x) = (1 + erf(x / √2)) / 2,  φ(x) = e^(-x²/2) / √(2π)
-//   dx = g · (Φ(x) + x φ(x))
-// Composed from ops, that is erf, +, ·, ·, exp, ·, ·, +, · : nine passes and eight
-// temporaries; fused, it is one pass that reads g and x and writes dx.
+// Chapter 7 exercise, solved: the val loss of a model that ignores the context and always
+// predicts each character with its frequency in train (a unigram model).
+//   counts[c] = #{t : train[t] = c},  p = counts / sum(counts)       [V]
+//   loss = -(1/N) sum_t log p[val[t]]                                  val [N] -> []
 #include <cmath>
-#include <cstdio>
-#include <vector>
+#include <iostream>
 
+#include "data/data.h"
 #include "ops/ops.h"
 
 using namespace attic;
 
-// g, x, dx: [n] contiguous.
-void gelu_backward(const float* g, const float* x, float* dx, int64_t n) {
-  const float inv_sqrt2 = 0.70710678f, inv_sqrt_2pi = 0.39894228f;
-  for (int64_t i = 0; i < n; ++i) {
-    const float cdf = 0.5f * (1.0f + std::erf(x[i] * inv_sqrt2));
-    const float pdf = inv_sqrt_2pi * std::exp(-0.5f * x[i] * x[i]);
-    dx[i] = g[i] * (cdf + x[i] * pdf);
-  }
-}
-
 int main() {
-  manual_seed(3);
-  const Tensor x = (randn({4096}) * 3.0).requires_grad_();
-  const Tensor g = randn({4096});
-  gelu(x).backward(g);  // autograd: x.grad = g · gelu'(x)
+  TextDataset ds = TextDataset::from_file(default_dataset_path());
+  const CharTokenizer& tok = ds.tokenizer();
+  const int64_t V = ds.vocab_size();
+  const Tensor& train = ds.data(Split::Train);
+  const Tensor& val = ds.data(Split::Val);
 
-  const std::vector<float> xs = x.to_vector<float>(), gs = g.to_vector<float>();
-  std::vector<float> dx(xs.size());
-  gelu_backward(gs.data(), xs.data(), dx.data(), int64_t(xs.size()));
+  // 1. index_add adds src[t] = 1 into counts[train[t]]: one count per occurrence.
+  Tensor counts = index_add(zeros({V}, kFloat64), 0, train, ones({train.numel()}, kFloat64));
+  const int64_t top = argmax(counts, 0).item<int64_t>();
+  std::cout << "most common in train: " << char_literal(tok.vocabulary()[size_t(top)]) << ", "
+            << counts[top].item<int64_t>() << " times\n";
 
-  const std::vector<float> want = x.grad().to_vector<float>();
-  double worst = 0;
-  for (size_t i = 0; i < dx.size(); ++i)
-    worst = std::max(worst, double(std::fabs(dx[i] - want[i])) / (1.0 + std::fabs(want[i])));
-  std::printf("fused loop matches autograd to 1e-5: %s\n", worst < 1e-5 ? "yes" : "no");
-  // At the tails gelu' is 0 (x -> -inf) or 1 (x -> +inf).
-  float tails[2], g1[2] = {1, 1}, xt[2] = {-12, 12};
-  gelu_backward(g1, xt, tails, 2);
-  std::printf("gelu'(-12) is 0 and gelu'(12) is 1, to 1e-6: %s\n",
-              std::fabs(tails[0]) < 1e-6f && std::fabs(tails[1] - 1) < 1e-6f ? "yes" : "no");
+  // 2. Every character occurs in train (no count is 0), so every log p is finite.
+  Tensor p = counts / sum(counts);
+  std::cout << "smallest count " << min(counts).item<int64_t>() << "\n";
+  Tensor loss = -mean(log(index_select(p, 0, val)));
+  std::cout << "unigram val loss " << loss << "\n";
+
+  // 3. Guessing uniformly costs ln V on every character.
+  std::cout << "uniform loss ln " << V << " = " << std::log(double(V)) << "\n";
+
+  // 4. Characters with no occurrence in val.
+  Tensor val_counts = index_add(zeros({V}, kFloat64), 0, val, ones({val.numel()}, kFloat64));
+  std::cout << "never in val:";
+  for (int64_t c = 0; c < V; ++c)
+    if (val_counts[c].item<double>() == 0)
+      std::cout << " " << char_literal(tok.vocabulary()[size_t(c)]);
+  std::cout << "\n";
   return 0;
 }
