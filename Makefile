@@ -13,11 +13,12 @@
 #   make compare-reflex  the reflex fork's experiments: classic, reflex and route attention on
 #                        digit multiplication (scored, with the entropy and the routers drawn),
 #                        on Shakespeare, and at 18 layers (about 10 minutes each on 2 cores)
+#   make exercise N=02  build the book's exercise 02 (exercises/02_*/) as you left it, and check it
 #   make bench-peer      attic's training step and GEMMs against PyTorch 2's, 1 and 2 threads
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize debug bench-peer clean
+.PHONY: deps configure build exercise shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize debug bench-peer clean
 
 deps:
 	@scripts/install-deps.sh
@@ -61,6 +62,12 @@ compare-reflex: configure
 	./build/attic analyze routers --out_dir=out-compare-reflex-mul/route
 	./build/attic compare config/compare_reflex.cfg
 	./build/attic compare config/compare_reflex_deep.cfg
+
+# One exercise of the book: your files in exercises/NN_*/ with its check (warnings, no -Werror).
+exercise: configure
+	@test -n "$(N)" || { echo "usage: make exercise N=NN (one of: $$(ls -d exercises/[0-9][0-9]_* | sed 's|exercises/||' | cut -c1-2 | tr '\n' ' '))"; exit 2; }
+	@cmake --build build -j$(JOBS) --target exercise_$(N)
+	./build/exercises/exercise_$(N)
 
 test: build
 	cd build && ctest --output-on-failure -j$(JOBS)

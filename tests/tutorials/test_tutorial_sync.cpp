@@ -17,13 +17,22 @@
 //   ```cpp
 //   ...lines that appear in that file (from the repository root) one after another...
 //   ```
-// so that a quoted function cannot drift from the code either.
+// so that a quoted passage cannot drift from the code either; and a named definition as
+//   <!-- source: ops/matmul.cpp:MatmulBackward -->
+//   ```cpp
+//   ...the definition of MatmulBackward in that file, exactly...
+//   ```
+// where the name is a struct or class, a function, or Class::method (defined in the class
+// body or outside it), and the block is that definition from its first line through its
+// closing brace, optionally with the comment lines directly above it.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -93,6 +102,128 @@ std::string first_difference(const std::vector<std::string>& shown,
   return "";
 }
 
+// ---- finding a named definition in a C++ file
+
+// True when c can be part of an identifier.
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Where `word` occurs in `line` as a whole identifier (or qualified name), from `from`;
+// npos when it does not.
+size_t find_word(const std::string& line, const std::string& word, size_t from = 0) {
+  for (size_t at = line.find(word, from); at != std::string::npos; at = line.find(word, at + 1)) {
+    const bool starts = at == 0 || (!ident_char(line[at - 1]) && line[at - 1] != ':' && line[at - 1] != '~');
+    const size_t after = at + word.size();
+    const bool ends = after == line.size() || !ident_char(line[after]);
+    if (starts && ends) return at;
+  }
+  return std::string::npos;
+}
+
+// From lines[first] (at column col), the first '{' or ';' outside parentheses, skipping
+// comments and literals: {line, column, the char}; {lines.size(), 0, 0} when there is none.
+struct Stop {
+  size_t line, col;
+  char c;
+};
+Stop next_brace_or_semicolon(const std::vector<std::string>& lines, size_t first, size_t col) {
+  int parens = 0;
+  for (size_t i = first; i < lines.size(); ++i, col = 0) {
+    const std::string& l = lines[i];
+    for (size_t j = col; j < l.size(); ++j) {
+      const char c = l[j];
+      if (c == '/' && j + 1 < l.size() && l[j + 1] == '/') break;
+      if (c == '"' || c == '\'') {  // skip the literal
+        for (++j; j < l.size() && l[j] != c; ++j)
+          if (l[j] == '\\') ++j;
+        continue;
+      }
+      if (c == '(') ++parens;
+      if (c == ')') --parens;
+      if (parens == 0 && (c == '{' || c == ';')) return {i, j, c};
+    }
+  }
+  return {lines.size(), 0, 0};
+}
+
+// The line that holds the '}' closing the '{' at (line, col), skipping comments and literals;
+// lines.size() when it is never closed.
+size_t closing_line(const std::vector<std::string>& lines, size_t line, size_t col) {
+  int depth = 0;
+  for (size_t i = line; i < lines.size(); ++i, col = 0) {
+    const std::string& l = lines[i];
+    for (size_t j = col; j < l.size(); ++j) {
+      const char c = l[j];
+      if (c == '/' && j + 1 < l.size() && l[j + 1] == '/') break;
+      if (c == '"' || c == '\'') {
+        for (++j; j < l.size() && l[j] != c; ++j)
+          if (l[j] == '\\') ++j;
+        continue;
+      }
+      if (c == '{') ++depth;
+      if (c == '}' && --depth == 0) return i;
+    }
+  }
+  return lines.size();
+}
+
+// A definition's lines, [begin, end] with end inclusive, and where the comment directly
+// above it begins (== begin when there is none).
+struct Definition {
+  size_t comment, begin, end;
+};
+
+// The first definition of `name` (a type, or a function: not a call, not a declaration)
+// within lines [lo, hi); nullopt when there is none.
+std::optional<Definition> find_in(const std::vector<std::string>& lines, const std::string& name,
+                                  size_t lo, size_t hi) {
+  static const std::set<std::string> not_types = {"return", "else", "new", "throw", "case",
+                                                  "delete", "co_return", "sizeof"};
+  for (size_t i = lo; i < hi; ++i) {
+    const std::string t = trim(lines[i]);
+    if (t.rfind("//", 0) == 0 || t.rfind("*", 0) == 0 || t.rfind("#", 0) == 0) continue;
+    const size_t at = find_word(lines[i], name);
+    if (at == std::string::npos) continue;
+    const std::string before = trim(lines[i].substr(0, at));
+    size_t after = at + name.size();
+    while (after < lines[i].size() && lines[i][after] == ' ') ++after;
+    const char next = after < lines[i].size() ? lines[i][after] : '\0';
+    // a type: "struct Name ...", "class Name ..."
+    std::string last_word = before;
+    if (const size_t sp = before.find_last_of(" \t"); sp != std::string::npos)
+      last_word = before.substr(sp + 1);
+    const bool type = last_word == "struct" || last_word == "class" || last_word == "union" ||
+                      last_word == "enum";
+    // a function: "ReturnType Name(" or "Class::Class(" at the start of a line
+    const char prev = before.empty() ? '\0' : before.back();
+    const bool function = next == '(' && !not_types.count(last_word) &&
+                          (before.empty() || ident_char(prev) || prev == '>' || prev == '&' || prev == '*');
+    if (!type && !function) continue;
+    const Stop stop = next_brace_or_semicolon(lines, i, after);
+    if (stop.c != '{') continue;  // a declaration, or a call
+    const size_t end = closing_line(lines, stop.line, stop.col);
+    if (end >= lines.size()) continue;
+    size_t begin = i;
+    if (begin > lo && trim(lines[begin - 1]).rfind("template", 0) == 0) --begin;
+    size_t comment = begin;
+    while (comment > lo && trim(lines[comment - 1]).rfind("//", 0) == 0) --comment;
+    return Definition{comment, begin, end};
+  }
+  return std::nullopt;
+}
+
+// The definition of name ("Node", "backward", "Engine::run", "MatmulBackward::backward"):
+// a qualified name is looked for as written (a definition outside its class) and then as
+// its last part inside the definition of what qualifies it.
+std::optional<Definition> find_definition(const std::vector<std::string>& lines,
+                                          const std::string& name) {
+  if (auto d = find_in(lines, name, 0, lines.size())) return d;
+  const size_t sep = name.rfind("::");
+  if (sep == std::string::npos) return std::nullopt;
+  const std::optional<Definition> outer = find_definition(lines, name.substr(0, sep));
+  if (!outer) return std::nullopt;
+  return find_in(lines, name.substr(sep + 2), outer->begin + 1, outer->end);
+}
+
 // Checks one chapter's text against the files under tutorials_dir. Appends one message per
 // problem to `problems` and the examples the chapter shows to `shown`.
 void check_chapter(const std::string& chapter, const std::string& text,
@@ -127,13 +258,35 @@ void check_chapter(const std::string& chapter, const std::string& text,
       return end;
     }
     const fs::path root = kind == Kind::Excerpt ? tutorials_dir.parent_path() : tutorials_dir;
-    const fs::path path = root / file;
+    // "path:Name" quotes the definition of Name in path
+    const size_t colon = kind == Kind::Excerpt ? file.find(':') : std::string::npos;
+    const std::string name = colon == std::string::npos ? "" : file.substr(colon + 1);
+    const fs::path path = root / file.substr(0, colon);
     if (!fs::is_regular_file(path)) {
       problems.push_back(where(i) + file + ": no such file in " + root.string());
       return end + 1;
     }
     const Lines disk = split_lines(read_file(path));
     const std::vector<std::string> block(lines.begin() + long(i) + 1, lines.begin() + long(end));
+    if (kind == Kind::Excerpt && !name.empty()) {
+      const std::optional<Definition> d = find_definition(disk.lines, name);
+      if (!d) {
+        problems.push_back(where(i) + file + ": no definition of " + name + " in " +
+                           file.substr(0, colon));
+        return end + 1;
+      }
+      const auto line = [&](size_t k) { return disk.lines.begin() + long(k); };
+      const std::vector<std::string> with_comment(line(d->comment), line(d->end + 1));
+      const std::vector<std::string> definition(line(d->begin), line(d->end + 1));
+      if (block != with_comment && block != definition) {
+        const bool from_comment = !block.empty() && trim(block[0]).rfind("//", 0) == 0;
+        problems.push_back(where(i) + file + ": the block is not the definition of " + name +
+                           " (lines " + std::to_string(d->begin + 1) + "-" +
+                           std::to_string(d->end + 1) + " of the file): " +
+                           first_difference(block, from_comment ? with_comment : definition));
+      }
+      return end + 1;
+    }
     if (kind == Kind::Excerpt) {
       if (block.empty()) problems.push_back(where(i) + file + ": the excerpt is empty");
       else if (std::search(disk.lines.begin(), disk.lines.end(), block.begin(), block.end()) == disk.lines.end())
@@ -319,6 +472,50 @@ TEST_CASE("tutorial sync: a source excerpt must be consecutive lines of the file
   REQUIRE(p.size() == 1);
   CHECK(p[0].find("lib/none.cpp: no such file") != std::string::npos);
   fs::remove_all(scratch.dir.parent_path() / "attic_sync_root_test");
+}
+
+TEST_CASE("tutorial sync: a named source quote must be the whole definition", "[tutorials]") {
+  ScratchTutorials scratch;
+  const std::string rel = "attic_sync_named_test/lib/g.cpp";
+  const fs::path root_lib = scratch.dir.parent_path() / "attic_sync_named_test" / "lib";
+  fs::create_directories(root_lib);
+  std::ofstream(root_lib / "g.cpp")
+      << "// x + 1\n"
+         "int inc(int x) { return x + 1; }\n"
+         "int twice(int x) { return inc(inc(x)); }\n"
+         "struct Add;\n"
+         "// out = a + b\n"
+         "struct Add {\n"
+         "  const char* name() const { return \"Add {\"; }\n"
+         "  int backward(int g) {\n"
+         "    return g;\n"
+         "  }\n"
+         "};\n"
+         "int Add_twice(int g);\n";
+  auto check = [&](const std::string& name, const std::string& block) {
+    return scratch.check("<!-- source: " + rel + ":" + name + " -->\n```cpp\n" + block + "```\n");
+  };
+  // a function, with or without its comment; the call inside twice() is not a definition
+  CHECK(check("inc", "int inc(int x) { return x + 1; }\n").empty());
+  CHECK(check("inc", "// x + 1\nint inc(int x) { return x + 1; }\n").empty());
+  // a struct (its forward declaration skipped, the brace in a string ignored), and a method
+  // defined in its body
+  const std::string add = "struct Add {\n  const char* name() const { return \"Add {\"; }\n"
+                          "  int backward(int g) {\n    return g;\n  }\n};\n";
+  CHECK(check("Add", add).empty());
+  CHECK(check("Add", "// out = a + b\n" + add).empty());
+  CHECK(check("Add::backward", "  int backward(int g) {\n    return g;\n  }\n").empty());
+  // a part of a definition is not the definition
+  std::vector<std::string> p = check("Add::backward", "  int backward(int g) {\n    return g;\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:2: " + rel + ":Add::backward: the block is not the definition of "
+                "Add::backward (lines 8-10 of the file): the chapter stops after line 2; line 3 "
+                "of the file is\n    }");
+  // a declaration is not a definition
+  p = check("Add_twice", "int Add_twice(int g);\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:2: " + rel + ":Add_twice: no definition of Add_twice in " + rel);
+  fs::remove_all(scratch.dir.parent_path() / "attic_sync_named_test");
 }
 
 TEST_CASE("tutorial sync: every chapter shows its examples and outputs exactly",
