@@ -13,6 +13,7 @@ namespace attic::viz {
 namespace {
 
 std::string num(double v) {
+  if (v == 0) v = 0;  // -0.0 (a tick at lo + 0·step below zero) prints as "0", not "-0"
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;

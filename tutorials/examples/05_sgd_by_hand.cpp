@@ -1,13 +1,16 @@
 // Chapter 5: SGD with momentum written by hand as a plain loop, checked against
-// optim::SGD, then compared with plain SGD on a badly conditioned problem.
+// optim::SGD, then compared with plain SGD on a badly conditioned problem, and both loss
+// curves drawn (05_momentum.svg).
 //
 // loss = ½ Σ_i c_i (p_i - t_i)², so g_i = c_i (p_i - t_i). With momentum m and lr:
 //   b = g on the first step, b = m b + g afterwards;  p = p - lr b
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <vector>
 
 #include "optim/optim.h"
+#include "viz/line_plot.h"
 
 using namespace attic;
 
@@ -65,5 +68,15 @@ int main() {
   for (int n : {0, 10, 50, 100, 200})
     std::printf("%5d  %14.3e  %14.3e\n", n, loss_of(naive_sgd(n, 0.01, 0.0)),
                 loss_of(naive_sgd(n, 0.01, 0.9)));
+
+  // 3. The same two runs at every step, as log10 of the loss.
+  viz::Series plain{"m = 0", "#1f77b4", {}}, momentum{"m = 0.9", "#d62728", {}};
+  for (int n = 0; n <= 200; ++n) {
+    plain.points.push_back({double(n), std::log10(loss_of(naive_sgd(n, 0.01, 0.0)))});
+    momentum.points.push_back({double(n), std::log10(loss_of(naive_sgd(n, 0.01, 0.9)))});
+  }
+  std::ofstream("05_momentum.svg") << viz::line_plot_svg(
+      {plain, momentum}, "SGD, lr = 0.01, curvatures 1, 10, 50", "step", "log10 loss");
+  std::printf("wrote 05_momentum.svg\n");
   return 0;
 }

@@ -35,7 +35,7 @@ int main() {
       "In a beautiful pea-green boat,\n"
       "They took some honey, and plenty of money,\n"
       "Wrapped up in a five-pound note.\n";
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / "attic_04_owl.txt";
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / "attic_07_owl.txt";
   std::ofstream(path, std::ios::binary) << poem;
 
   TextDataset ds = TextDataset::from_file(path.string());
