@@ -1,14 +1,16 @@
 // Chapter 9: causal self-attention for one head, T = 4 and hs = 2, first as loops over a
-// few floats, then with attic ops, and a check that the two agree. Then why the scores are
-// divided by √hs.
+// few floats, then with attic ops, a check that the two agree, and the weights drawn as a
+// heat map (09_attention_weights.svg). Then why the scores are divided by √hs.
 //   s[t, u] = q[t]·k[u] / √hs,  w[t] = softmax(s[t, 0..t]),  y[t] = Σ_{u <= t} w[t, u] v[u]
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <vector>
 
 #include "ops/ops.h"
+#include "viz/heatmap.h"
 
 using namespace attic;
 
@@ -69,8 +71,7 @@ int main() {
   att = masked_fill(att, mask, -std::numeric_limits<double>::infinity());
   Tensor w = softmax(att, -1);
   Tensor y = matmul(w, V);  // [T, hs]
-  std::cout << "mask\n" << mask << "\nmasked scores\n" << att << "\nweights\n" << w << "\ny\n"
-            << y << "\n";
+  std::cout << "masked scores\n" << att << "\nweights\n" << w << "\ny\n" << y << "\n";
   std::cout << "row sums of the weights " << sum(w, {1}) << "\n";
   std::cout << "weights above the diagonal are exactly 0: "
             << (sum(w * mask).item<float>() == 0.0f) << "\n";
@@ -81,7 +82,16 @@ int main() {
   std::printf("max |y by hand - y by ops| < 1e-6: %s\n",
               max_diff(y_hand, y.to_vector<float>()) < 1e-6f ? "true" : "false");
 
-  // 4. Why √hs: with q and k of unit variance, q·k is a sum of hs products, so its
+  // 4. The weights as a heat map: row t is query t, column u is key u; above the diagonal
+  //    every cell is 0 (white).
+  viz::Heatmap map;
+  map.values = w.to_vector<double>();
+  map.rows = map.cols = T;
+  map.title = "causal weights of one head";
+  map.annotate = true;
+  std::ofstream("09_attention_weights.svg") << viz::heatmap_svg(map, 40);
+
+  // 5. Why √hs: with q and k of unit variance, q·k is a sum of hs products, so its
   //    variance is hs. Unscaled, the scores spread wider as hs grows and softmax puts
   //    nearly all the weight on one key.
   manual_seed(0);
