@@ -30,13 +30,5 @@ int main() {
   Tensor y2 = 3 * x * x;
   y2.backward();
   std::cout << "fresh graph, one backward: " << x.grad() << "\n";
-
-  // Two outputs of one graph: backward through each adds both contributions.
-  //   p = x^2 (dp/dx = 4), q = 5 x (dq/dx = 5)
-  x.set_grad({});
-  Tensor p = x * x, q = 5 * x;
-  p.backward();
-  q.backward();
-  std::cout << "dp/dx + dq/dx: " << x.grad() << "\n";
   return 0;
 }

@@ -10,21 +10,14 @@ using namespace attic;
 
 Tensor a, b, k;  // the leaves, global so that print_graph can name them
 
-// The name of the leaf tensor an edge points to (edges hold leaves weakly).
-std::string leaf_name(const std::weak_ptr<TensorImpl>& leaf) {
-  const std::shared_ptr<TensorImpl> p = leaf.lock();
-  if (p == a.impl_ptr()) return "a";
-  if (p == b.impl_ptr()) return "b";
-  return "?";
-}
-
 // Prints node, then, one level deeper, where each of its input edges leads.
 void print_graph(const std::shared_ptr<autograd::Node>& node, int depth) {
   const std::string indent(size_t(2 * depth), ' ');
   std::cout << indent << node->name() << "\n";
   for (const autograd::Edge& e : node->inputs) {
     if (e.fn) print_graph(e.fn, depth + 1);
-    else if (!e.leaf.expired()) std::cout << indent << "  leaf " << leaf_name(e.leaf) << "\n";
+    else if (!e.leaf.expired())  // edges hold leaves weakly: lock() gives the leaf's TensorImpl
+      std::cout << indent << "  leaf " << (e.leaf.lock() == a.impl_ptr() ? "a" : "b") << "\n";
     else std::cout << indent << "  (input needs no gradient)\n";
   }
 }

@@ -1,4 +1,4 @@
-// Chapter 3: turning recording off (NoGradGuard), cutting a tensor from the graph
+// Chapter 4: turning recording off (NoGradGuard), cutting a tensor from the graph
 // (detach), and choosing what requires grad (requires_grad_).
 #include <iostream>
 
