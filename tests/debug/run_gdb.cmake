@@ -4,8 +4,10 @@
 #         -DCOMMANDS=x.gdb -DEXPECTED=x.gdb.txt -DCHAPTER=15-gdb.md -P run_gdb.cmake
 # Only the lines the commands print are compared: "$N = ..." results and the echo lines
 # ("--- ..."). Addresses (0x...) and the path of the build folder vary between machines,
-# so they are replaced by 0x... and <build> first. The chapter must show the command file
-# and the expected output verbatim, so what the reader sees is what this test checks.
+# so they are replaced by 0x... and <build> first. The output is split into lines as a CMake
+# list, so an echo line must not contain ';' (it would be cut in two). The chapter must show
+# the command file and the expected output verbatim, so what the reader sees is what this
+# test checks.
 #
 # Where gdb cannot call into the program on this CPU (it cannot write the registers back:
 # "Couldn't write extended state status"), the lines printed before the call must still

@@ -1,0 +1,43 @@
+// Chapter 18's exercise: your tiled kernel for C = A Bᵀ (see tiled_matmul.h).
+#include <cuda_runtime.h>
+
+#include "tiled_matmul.h"
+
+constexpr int kTile = 16;
+
+// A 16 x 16 block computes the 16 x 16 tile of C at block row blockIdx.y, block column
+// blockIdx.x; thread (threadIdx.x, threadIdx.y) owns C(i, j), i = blockIdx.y · 16 + ty,
+// j = blockIdx.x · 16 + tx. A [M, K], B [N, K], C [M, N], row-major.
+__global__ void matmul_abt_tiled(int M, int N, int K, const float* A, const float* B, float* C) {
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int i = blockIdx.y * kTile + ty, j = blockIdx.x * kTile + tx;
+  float acc = 0;
+  // TODO: declare the two tiles in shared memory, __shared__ float As[kTile][kTile] and Bs,
+  // then for each 16-wide slice k0 of K:
+  //   - each thread loads one element of A's tile into As and one of B's into Bs (0 past
+  //     the edges of A, B or K); mind that B is [N, K]: the element of Bᵀ at (k0 + ty, j) is
+  //     B(j, k0 + ty), and the block's threads need B's rows blockIdx.x · 16 .. + 15;
+  //   - __syncthreads(), then 16 multiply-adds from shared memory, then __syncthreads().
+  if (i < M && j < N) C[i * N + j] = acc;
+}
+
+bool cuda_device_available() {
+  int devices = 0;
+  return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+}
+
+std::string tiled_matmul_abt(int M, int N, int K, const float* A, const float* B, float* C) {
+  float *dA = nullptr, *dB = nullptr, *dC = nullptr;
+  cudaMalloc(&dA, size_t(M) * K * sizeof(float));
+  cudaMalloc(&dB, size_t(N) * K * sizeof(float));
+  cudaMalloc(&dC, size_t(M) * N * sizeof(float));
+  cudaMemcpy(dA, A, size_t(M) * K * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(dB, B, size_t(N) * K * sizeof(float), cudaMemcpyHostToDevice);
+  // TODO: the grid of blocks that covers C [M, N], and the launch.
+  cudaMemcpy(C, dC, size_t(M) * N * sizeof(float), cudaMemcpyDeviceToHost);
+  const cudaError_t err = cudaGetLastError();
+  cudaFree(dA);
+  cudaFree(dB);
+  cudaFree(dC);
+  return err == cudaSuccess ? "" : cudaGetErrorString(err);
+}
