@@ -1,5 +1,6 @@
 #include "tensor/cpu/cpu_backend.h"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdlib>
@@ -52,12 +53,17 @@ size_t size_class(size_t n) {
 
 // Freed blocks by size class, kept for the next allocation of that class: a training step
 // allocates the same sizes every iteration, and a fresh block costs a system call and page
-// faults on first touch.
+// faults on first touch. A block above glibc's mmap threshold (32 MiB at most) is its own
+// mapping: given back, the next step's block of that size is mapped again and the kernel
+// zeroes every page of it on first touch (a [64, 6, 256, 256] float attention matrix is
+// 100 MiB, 25600 pages). So the cache's default limit is no fixed size but the most bytes
+// the program ever held at once (at least kCacheFloor): a step at steady state then finds
+// every block it needs, and live + cached stays within twice that high-water mark.
 struct Cache {
   std::mutex mu;
   std::unordered_map<size_t, std::vector<void*>> free;
-  size_t cached = 0;       // bytes in `free`
-  size_t limit = 1 << 30;  // beyond this a freed block goes back to the system
+  size_t cached = 0;                // bytes in `free`
+  size_t limit = kCacheLimitAuto;   // beyond this a freed block goes back to the system
 
   // Gives blocks back to the system until at most `keep` bytes stay cached. Holds mu.
   void trim(size_t keep) {
@@ -73,13 +79,28 @@ struct Cache {
 
 // Live and peak bytes of storage, for attic bench's memory figures. Relaxed atomics: the
 // counts need no ordering with anything else.
-std::atomic<size_t> g_live{0}, g_peak{0};
+// g_high is the peak since the program started, which reset_peak_bytes leaves alone.
+std::atomic<size_t> g_live{0}, g_peak{0}, g_high{0};
+
+void raise_to(std::atomic<size_t>& mark, size_t now) {
+  size_t m = mark.load(std::memory_order_relaxed);
+  while (now > m && !mark.compare_exchange_weak(m, now, std::memory_order_relaxed)) {
+  }
+}
 
 void count_alloc(size_t n) {
   const size_t now = g_live.fetch_add(n, std::memory_order_relaxed) + n;
-  size_t peak = g_peak.load(std::memory_order_relaxed);
-  while (now > peak && !g_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
-  }
+  raise_to(g_peak, now);
+  raise_to(g_high, now);
+}
+
+// The auto limit's least value: small programs keep their small blocks whatever their peak.
+constexpr size_t kCacheFloor = size_t(64) << 20;
+
+// The bytes the cache may hold now. Holds mu.
+size_t effective_limit(const Cache& c) {
+  if (c.limit != kCacheLimitAuto) return c.limit;
+  return std::max(kCacheFloor, g_high.load(std::memory_order_relaxed));
 }
 
 // Never destroyed, like the backend: static tensors free their storage after other statics.
@@ -116,7 +137,7 @@ void CpuBackend::deallocate(void* ptr, size_t nbytes) {
     const size_t cls = size_class(nbytes);
     Cache& c = cache();
     std::lock_guard<std::mutex> lock(c.mu);
-    if (c.cached + cls <= c.limit) {
+    if (c.cached + cls <= effective_limit(c)) {
       c.free[cls].push_back(ptr);
       c.cached += cls;
       return;
@@ -141,7 +162,13 @@ void set_cache_limit(size_t nbytes) {
   Cache& c = cache();
   std::lock_guard<std::mutex> lock(c.mu);
   c.limit = nbytes;
-  c.trim(nbytes);
+  c.trim(effective_limit(c));
+}
+
+size_t cache_limit() {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  return effective_limit(c);
 }
 
 void empty_cache() {

@@ -7,6 +7,7 @@
 //   softmax.cpp      softmax, log_softmax, tril
 //   layer_norm.cpp   layer_norm and its backward
 //   attention.cpp    fused scaled dot-product attention and its backward
+//   dropout.cpp      dropout, its mask drawn from Philox by element index
 //   index.cpp        index_select, index_add, gather, scatter_add
 //   adam.cpp         the fused Adam / AdamW step
 #pragma once
@@ -15,11 +16,14 @@
 
 namespace attic::cpu {
 
-// The allocator keeps freed blocks, by size class, for reuse (up to a limit, 1 GiB by
-// default); these look at and manage that cache. All are thread-safe.
+// The allocator keeps freed blocks, by size class, for reuse, up to a limit: by default
+// (kCacheLimitAuto) the most bytes of storage ever alive at once, and at least 64 MiB. These look at and manage
+// that cache. All are thread-safe.
+inline constexpr size_t kCacheLimitAuto = ~size_t(0);
 bool caching_allocator();            // false in AddressSanitizer builds: nothing is cached
 size_t cached_bytes();               // bytes held in freed blocks
 void set_cache_limit(size_t nbytes); // frees cached blocks beyond nbytes, and keeps below it
+size_t cache_limit();                // the limit in bytes now (auto: the high-water mark)
 void empty_cache();                  // gives every cached block back to the system
 // Bytes of tensor storage alive now, and the most alive at once since the last
 // reset_peak_bytes() (what tensors asked for, whether or not the cache served it).
@@ -77,11 +81,14 @@ class CpuBackend final : public Backend {
                            const KTensor& dout, const KTensor& x, const KTensor& rstd,
                            const KTensor& w) override;
   void attention(const KTensor& out, const KTensor& att, const KTensor& q, const KTensor& k,
-                 const KTensor& v, double scale, bool causal) override;
+                 const KTensor& v, double scale, bool causal, double dropout_p,
+                 uint64_t dropout_key) override;
   void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                           const KTensor& dout, const KTensor& q, const KTensor& k,
                           const KTensor& v, const KTensor& att, double scale,
-                          bool causal) override;
+                          bool causal, double dropout_p, uint64_t dropout_key) override;
+  void dropout(const KTensor& out, const KTensor& in, double p, uint64_t key) override;
+  bool fused_dropout() const override { return true; }
   void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) override;
 
   void adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <thread>
@@ -15,11 +16,11 @@ namespace {
 // The backend whose allocator these tests exercise.
 Backend& cpu_backend() { return backend_for(Device::CPU); }
 
-// Restores the default cache limit (1 GiB) and an empty cache when a test ends.
+// Restores the default cache limit (the high-water mark) and an empty cache when a test ends.
 struct CacheReset {
   CacheReset() { cpu::empty_cache(); }
   ~CacheReset() {
-    cpu::set_cache_limit(size_t(1) << 30);
+    cpu::set_cache_limit(cpu::kCacheLimitAuto);
     cpu::empty_cache();
   }
 };
@@ -114,6 +115,34 @@ TEST_CASE("allocator: the cache never holds more than its limit", "[allocator]")
   CHECK(cpu::cached_bytes() == (cpu::caching_allocator() ? 4096 : 0));
   cpu::set_cache_limit(0);
   CHECK(cpu::cached_bytes() == 0);
+}
+
+TEST_CASE("allocator: by default the cache keeps up to the most bytes ever alive at once",
+          "[allocator]") {
+  CacheReset reset;
+  cpu::set_cache_limit(cpu::kCacheLimitAuto);
+  // Three blocks of 40 MiB alive at once (above glibc's mmap threshold): the high-water
+  // mark is now at least 120 MiB, above the 64 MiB floor, so all three stay cached when
+  // freed, and a request of the same size gets one back instead of a fresh mapping.
+  const size_t n = size_t(40) << 20;
+  std::vector<void*> blocks;
+  for (int i = 0; i < 3; ++i) blocks.push_back(cpu_backend().allocate(n));
+  CHECK(cpu::cache_limit() >= 3 * n);
+  for (void* p : blocks) cpu_backend().deallocate(p, n);
+  if (!cpu::caching_allocator()) {
+    CHECK(cpu::cached_bytes() == 0);
+    return;
+  }
+  CHECK(cpu::cached_bytes() == 3 * n);
+  void* again = cpu_backend().allocate(n);
+  CHECK(std::find(blocks.begin(), blocks.end(), again) != blocks.end());
+  cpu_backend().deallocate(again, n);
+  // A fixed limit replaces the high-water mark; kCacheLimitAuto brings it back.
+  cpu::set_cache_limit(n);
+  CHECK(cpu::cache_limit() == n);
+  CHECK(cpu::cached_bytes() == n);
+  cpu::set_cache_limit(cpu::kCacheLimitAuto);
+  CHECK(cpu::cache_limit() >= 3 * n);
 }
 
 TEST_CASE("allocator: concurrent allocate and deallocate keep the cache consistent",
