@@ -6,9 +6,11 @@
 //
 // Two paths compute it. The fast one is the fused kernel (tensor/cpu/attention.cpp,
 // tensor/cuda/attention.cu), the op nanoGPT calls when PyTorch has it ("flash"); it runs
-// whenever it can: no attn_mask, no dropout, causal or not. The general one is the same
-// math in public ops (scaled_dot_product_attention_math), for masks, dropout, and as the
-// reference tests/ops/test_attention.cpp checks the kernel against.
+// whenever it can: no attn_mask, causal or not, and with dropout where the backend draws the
+// mask inside the kernel (the CPU's). The general one is the same math in public ops
+// (scaled_dot_product_attention_math), for masks, dropout elsewhere, and as the reference
+// tests/ops/test_attention.cpp checks the kernel against. Both draw dropout's mask from one
+// key of the generator (ops/dropout.cpp), so they drop the same weights.
 //
 // The derivative, written once here (attention_grads) and cited by both kernels. With
 // dO = ∂L/∂out [*, Tq, hv] and no dropout:
@@ -19,7 +21,9 @@
 //   dQ [*, Tq, hs] = scale · dS K
 //   dK [*, Tk, hs] = scale · dSᵀ Q
 //
-// A dropped key has P = 0, so its dS is 0: the mask needs no term of its own. Without
+// A dropped key has P = 0, so its dS is 0: the mask needs no term of its own. With dropout,
+// out = D v for D = dropout(P) = P ⊙ m / (1 − p): dV = Dᵀ dO, and dP = dropout(dO Vᵀ) with
+// the same mask, dropout's own backward. Without
 // create_graph the backward Nodes run the kernel's backward; with it (grad mode on during
 // backward) they evaluate these lines in public ops, so that the gradient has a graph and
 // second derivatives are exact.
@@ -46,8 +50,9 @@ Tensor heads_buffer(const Shape& shape, const Tensor& like) {
 // dropout. masked_logit then only touches causally hidden keys, and every causal row keeps
 // key 0, so a finite masked_logit (-65504) gives those keys exp(masked_logit − max) = 0 as
 // -inf does, unless a row's largest logit is itself below masked_logit + 745.
-bool fused_applies(const SdpaOptions& o) {
-  return o.fused && !o.attn_mask.defined() && o.dropout_p == 0.0;
+bool fused_applies(const SdpaOptions& o, const Tensor& q) {
+  return o.fused && !o.attn_mask.defined() &&
+         (o.dropout_p == 0.0 || backend_for(q.device()).fused_dropout());
 }
 
 // q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv]: throws naming op unless they fit.
@@ -87,6 +92,13 @@ double default_scale(const Tensor& q, const SdpaOptions& o) {
   return o.scale ? *o.scale : 1.0 / std::sqrt(double(q.size(-1)));
 }
 
+// The key of the fused kernel's dropout mask: one draw from the generator, as dropout()
+// makes on the composed path, so that both drop the same weights (0: no dropout).
+uint64_t draw_dropout_key(const SdpaOptions& o) {
+  if (o.dropout_p == 0) return 0;
+  return (o.generator ? *o.generator : default_generator()).next_u64();
+}
+
 // q [*, Tq, hs], k [*, Tk, hs] -> P [*, Tq, Tk] = softmax(mask(q kᵀ · scale)), in public ops.
 Tensor attention_weights(const Tensor& q, const Tensor& k, double scale, const Tensor& attn_mask,
                          bool is_causal, double masked_logit) {
@@ -106,11 +118,16 @@ Tensor attention_weights(const Tensor& q, const Tensor& k, double scale, const T
 }
 
 // q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv], P [*, Tq, Tk], dO [*, Tq, hv] -> dQ, dK, dV:
-// the derivative in the file's head comment, line by line, in public ops.
+// the derivative in the file's head comment, line by line, in public ops; dropout_p > 0:
+// the weights were dropped with dropout_key.
 std::array<Tensor, 3> attention_grads(const Tensor& q, const Tensor& k, const Tensor& v,
-                                      const Tensor& P, const Tensor& dO, double scale) {
-  const Tensor dV = matmul(P.transpose(-2, -1), dO);
-  const Tensor dP = matmul(dO, v.transpose(-2, -1));
+                                      const Tensor& P, const Tensor& dO, double scale,
+                                      double dropout_p, uint64_t dropout_key) {
+  const bool drop = dropout_p > 0;
+  const Tensor D = drop ? dropout_with_key(P, dropout_p, dropout_key) : P;
+  const Tensor dV = matmul(D.transpose(-2, -1), dO);
+  const Tensor dD = matmul(dO, v.transpose(-2, -1));
+  const Tensor dP = drop ? dropout_with_key(dD, dropout_p, dropout_key) : dD;
   const Tensor dS = P * (dP - sum(dP * P, {-1}, /*keepdim=*/true));
   const Tensor dQ = matmul(dS, k) * scale;
   const Tensor dK = matmul(dS.transpose(-2, -1), q) * scale;
@@ -123,12 +140,14 @@ struct AttentionBackward final : autograd::Node {
   Tensor q, k, v, att;  // inputs, and the kernel's softmax weights P
   double scale = 1;
   bool causal = false;
+  double dropout_p = 0;  // > 0: the weights were dropped with dropout_key
+  uint64_t dropout_key = 0;
   const char* name() const override { return "AttentionBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
     if (autograd::GradMode::is_enabled()) {
       // create_graph: P recomputed from q and k in public ops, so that it has a graph too.
       const Tensor P = attention_weights(q, k, scale, Tensor(), causal, -INFINITY);
-      const auto [dq, dk, dv] = attention_grads(q, k, v, P, g, scale);
+      const auto [dq, dk, dv] = attention_grads(q, k, v, P, g, scale, dropout_p, dropout_key);
       return {dq, dk, dv};
     }
     Tensor dq = heads_buffer(q.shape(), q), dk = heads_buffer(k.shape(), q),
@@ -136,7 +155,7 @@ struct AttentionBackward final : autograd::Node {
     backend_for(q.device()).attention_backward(
         detail::ktensor(dq), detail::ktensor(dk), detail::ktensor(dv), detail::ktensor(g),
         detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale,
-        causal);
+        causal, dropout_p, dropout_key);
     return {dq, dk, dv};
   }
 };
@@ -155,6 +174,8 @@ struct PackedAttentionBackward final : autograd::Node {
   int64_t n_head = 1;
   double scale = 1;
   bool causal = false;
+  double dropout_p = 0;
+  uint64_t dropout_key = 0;
   const char* name() const override { return "PackedAttentionBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
     const auto [q, k, v] = split_qkv(qkv, n_head);
@@ -162,7 +183,7 @@ struct PackedAttentionBackward final : autograd::Node {
     if (autograd::GradMode::is_enabled()) {
       // create_graph: as AttentionBackward, the heads put back side by side in [B, T, 3C].
       const Tensor P = attention_weights(q, k, scale, Tensor(), causal, -INFINITY);
-      const auto [dq, dk, dv] = attention_grads(q, k, v, P, dy, scale);
+      const auto [dq, dk, dv] = attention_grads(q, k, v, P, dy, scale, dropout_p, dropout_key);
       return {cat({merge_heads(dq), merge_heads(dk), merge_heads(dv)}, 2)};
     }
     Tensor d_qkv = empty(qkv.shape(), TensorOptions(qkv.dtype()).device(qkv.device()));
@@ -170,7 +191,7 @@ struct PackedAttentionBackward final : autograd::Node {
     backend_for(qkv.device()).attention_backward(
         detail::ktensor(dq), detail::ktensor(dk), detail::ktensor(dv), detail::ktensor(dy),
         detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale,
-        causal);
+        causal, dropout_p, dropout_key);
     return {d_qkv};
   }
 };
@@ -211,7 +232,7 @@ Tensor scaled_dot_product_attention_math(const Tensor& q, const Tensor& k, const
 Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                     const SdpaOptions& o) {
   const char* op = "scaled_dot_product_attention";
-  if (!fused_applies(o)) return scaled_dot_product_attention_math(q, k, v, o);
+  if (!fused_applies(o, q)) return scaled_dot_product_attention_math(q, k, v, o);
   check_qkv(op, q, k, v, o);
   const Shape lead(q.shape().begin(), q.shape().end() - 2);
   const int64_t Tq = q.size(-2), Tk = k.size(-2), hv = v.size(-1);
@@ -223,8 +244,9 @@ Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tens
   out_shape.insert(out_shape.end(), {Tq, hv});
   Tensor att = empty(att_shape, to);
   Tensor out = heads_buffer(out_shape, q);
+  const uint64_t key = draw_dropout_key(o);
   be.attention(detail::ktensor(out), detail::ktensor(att), detail::ktensor(q), detail::ktensor(k),
-               detail::ktensor(v), s, o.is_causal);
+               detail::ktensor(v), s, o.is_causal, o.dropout_p, key);
   if (o.weights) *o.weights = att;
   if (autograd::needs_grad({q, k, v})) {
     auto node = std::make_shared<AttentionBackward>();
@@ -234,6 +256,8 @@ Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tens
     node->att = att;
     node->scale = s;
     node->causal = o.is_causal;
+    node->dropout_p = o.dropout_p;
+    node->dropout_key = key;
     autograd::connect(out, node, {q, k, v});
   }
   return out;
@@ -251,7 +275,7 @@ Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
   ATTIC_CHECK(n_head > 0 && (qkv.size(2) / 3) % n_head == 0, op, ": C = ", qkv.size(2) / 3,
               " is not divisible by n_head = ", n_head);
   const auto [q, k, v] = split_qkv(qkv, n_head);
-  if (!fused_applies(o)) return merge_heads(scaled_dot_product_attention_math(q, k, v, o));
+  if (!fused_applies(o, q)) return merge_heads(scaled_dot_product_attention_math(q, k, v, o));
   check_qkv(op, q, k, v, o);
   const int64_t B = qkv.size(0), T = qkv.size(1), C = qkv.size(2) / 3, hs = C / n_head;
   const double scale = default_scale(q, o);
@@ -259,9 +283,11 @@ Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
   Tensor att = empty({B, n_head, T, T}, to);
   Tensor y = empty({B, T, C}, to);
   const Tensor y_heads = y.view({B, T, n_head, hs}).transpose(1, 2);
+  const uint64_t key = draw_dropout_key(o);
   detail::backend_of(op, {qkv}).attention(detail::ktensor(y_heads), detail::ktensor(att),
                                            detail::ktensor(q), detail::ktensor(k),
-                                           detail::ktensor(v), scale, o.is_causal);
+                                           detail::ktensor(v), scale, o.is_causal, o.dropout_p,
+                                           key);
   if (o.weights) *o.weights = att;
   if (autograd::needs_grad({qkv})) {
     auto node = std::make_shared<PackedAttentionBackward>();
@@ -270,6 +296,8 @@ Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
     node->n_head = n_head;
     node->scale = scale;
     node->causal = o.is_causal;
+    node->dropout_p = o.dropout_p;
+    node->dropout_key = key;
     autograd::connect(y, node, {qkv});
   }
   return y;

@@ -156,8 +156,9 @@ struct SdpaOptions {
   bool fused = true;             // false: always the composed ops (nanoGPT's flash = False)
   Tensor* weights = nullptr;     // when given, receives the softmax weights [*, Tq, Tk] (no grad)
 };
-// The fused kernel runs when it applies (no attn_mask, dropout_p == 0, fused); otherwise the
-// same math in public ops (scaled_dot_product_attention_math).
+// The fused kernel runs when it applies (fused, no attn_mask, and dropout_p == 0 or a backend
+// that drops inside the kernel, the CPU's); otherwise the same math in public ops
+// (scaled_dot_product_attention_math). Both draw the same dropout mask.
 Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                     const SdpaOptions& options = {});
 // The general path: matmul, mul, masked_fill, softmax, dropout, matmul; differentiable to any
@@ -204,6 +205,10 @@ Tensor triu(const Tensor& x, int64_t diagonal = 0);
 // ---- dropout (ops/dropout.cpp): in training, zero each element with probability p and
 //      scale the rest by 1/(1-p); in eval, the identity.
 Tensor dropout(const Tensor& x, double p, bool training, Generator* gen = nullptr);
+// The same with the mask's key given: element i (row-major) kept iff Philox(key, i) says so
+// (tensor/philox.h). dropout() is this with one key drawn from its generator; the same key
+// drops the same elements again (the fused attention's backward relies on it).
+Tensor dropout_with_key(const Tensor& x, double p, uint64_t key);
 
 // ---- optimizer steps (ops/optim_step.cpp): fused, in place, no autograd.
 // One Adam / AdamW update of p with gradient g and moments m, v (see optim/adam.cpp).

@@ -100,17 +100,28 @@ class Backend {
   virtual void layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
                                    const KTensor& dout, const KTensor& x, const KTensor& rstd,
                                    const KTensor& w) = 0;
+  // Dropout with a counter-based mask: out = in ⊙ m / (1 - p), in and out contiguous and
+  // alike, m_i = 1 iff dropout_bits(key, i) >= dropout_threshold(p) (tensor/philox.h) for
+  // the element's row-major index i. The same key gives the same mask, so backward is this
+  // call again on the gradient.
+  virtual void dropout(const KTensor& out, const KTensor& in, double p, uint64_t key) = 0;
   // Scaled dot-product attention over the heads [*]: q [*, Tq, hs], k [*, Tk, hs],
   // v [*, Tk, hv] (any strides); out [*, Tq, hv] has unit column stride; att [*, Tq, Tk] is
-  // contiguous and receives P = softmax(q kᵀ · scale, masked j > i when causal).
+  // contiguous and receives P = softmax(q kᵀ · scale, masked j > i when causal), and
+  // out = dropout(P) v, the mask that of dropout(p, key) above over att's elements. A
+  // backend that has no dropout inside its kernel is only called with dropout_p = 0
+  // (fused_dropout() false).
   virtual void attention(const KTensor& out, const KTensor& att, const KTensor& q,
-                         const KTensor& k, const KTensor& v, double scale, bool causal) = 0;
-  // Its backward: dq, dk, dv contiguous, shaped like q, k, v; dout any strides. causal as in
-  // the forward: P is then zero above the diagonal, which a kernel may skip.
+                         const KTensor& k, const KTensor& v, double scale, bool causal,
+                         double dropout_p, uint64_t dropout_key) = 0;
+  // Its backward: dq, dk, dv contiguous, shaped like q, k, v; dout any strides. causal and
+  // the dropout as in the forward: P is then zero above the diagonal, which a kernel may skip.
   virtual void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                                   const KTensor& dout, const KTensor& q, const KTensor& k,
                                   const KTensor& v, const KTensor& att, double scale,
-                                  bool causal) = 0;
+                                  bool causal, double dropout_p, uint64_t dropout_key) = 0;
+  // Whether attention() applies dropout itself (else the op takes the composed path).
+  virtual bool fused_dropout() const { return false; }
   // Keeps the lower (upper == false) or upper triangle of the last two dims, diagonal k.
   virtual void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) = 0;
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/dropout.h"
 #include "tensor/cpu/fast_math.h"
 #include "tensor/cpu/gemm.h"
 #include "tensor/cpu/strided.h"
@@ -45,12 +46,36 @@ RC rc(const KTensor& t) { return {t.strides[t.strides.size() - 2], t.strides.bac
 
 }  // namespace
 
+namespace {
+
+// D = dropout(P) for one head: rows of P [Tq, Tk] -> D [Tq, Tk]. P starts at element `at` of
+// the contiguous att [*, Tq, Tk], and (i, j) is masked as att's element at + i Tk + j: the
+// mask the composed path (ops/dropout.cpp on P) draws with the same key. Causal: only
+// j <= i is drawn; the rest of D's row is zero, as P's is.
+template <class T>
+void dropout_head(T* D, const T* P, int64_t at, int64_t Tq, int64_t Tk, bool causal, double p,
+                  uint64_t key) {
+  const uint32_t threshold = dropout_threshold(p);
+  const T keep_scale = p >= 1 ? T(0) : T(1.0 / (1.0 - p));
+  for (int64_t i = 0; i < Tq; ++i) {
+    const int64_t n = causal ? std::min(i + 1, Tk) : Tk;
+    dropout_span<T>(D + i * Tk, P + i * Tk, n, uint64_t(at + i * Tk), key, threshold, keep_scale);
+    std::fill(D + i * Tk + n, D + (i + 1) * Tk, T(0));
+  }
+}
+
+}  // namespace
+
 // q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] (any strides) -> out [*, Tq, hv] (unit column
 // stride), att [*, Tq, Tk] contiguous (the softmax weights, saved for backward):
-//   S = q kᵀ · scale;  causal: S[i][j] = -inf for j > i;  P = softmax_rows(S);  out = P v.
-// Causal rows only visit j ≤ i: the masked entries of P are written as exact zeros.
+//   S = q kᵀ · scale;  causal: S[i][j] = -inf for j > i;  P = softmax_rows(S);
+//   out = dropout(P) v  (dropout_p = 0: out = P v).
+// Causal rows only visit j ≤ i: the masked entries of P are written as exact zeros. The
+// dropped weights D live in a per-thread scratch matrix; backward draws them again from P
+// and the key.
 void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor& q,
-                           const KTensor& k, const KTensor& v, double scale, bool causal) {
+                           const KTensor& k, const KTensor& v, double scale, bool causal,
+                           double dropout_p, uint64_t dropout_key) {
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   const auto heads = head_offsets<5>({&out, &att, &q, &k, &v});
@@ -59,6 +84,7 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
     using T = decltype(z);
     const T s = T(scale);
     parallel_for(0, int64_t(heads.size()), 1, [&](int64_t h0, int64_t h1) {
+      Scratch<T> D(*this, dropout_p > 0 ? size_t(Tq * Tk) : 0);
       for (int64_t h = h0; h < h1; ++h) {
         const auto& off = heads[size_t(h)];
         T* P = att.ptr<T>() + off[1];
@@ -113,8 +139,13 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
             for (int64_t j = nv[r]; j < Tk; ++j) row[j] = T(0);
           }
         }
-        // out = P v; causal: P(i, j) = 0 for j > i, so row i sums j <= i only.
-        gemm<T>(Tq, hv, Tk, P, Tk, 1, v.ptr<T>() + off[4], sv.r, sv.c, out.ptr<T>() + off[0],
+        // out = P v (or D v); causal: P(i, j) = 0 for j > i, so row i sums j <= i only.
+        const T* W = P;
+        if (dropout_p > 0) {
+          dropout_head(D.data(), P, off[1], Tq, Tk, causal, dropout_p, dropout_key);
+          W = D.data();
+        }
+        gemm<T>(Tq, hv, Tk, W, Tk, 1, v.ptr<T>() + off[4], sv.r, sv.c, out.ptr<T>() + off[0],
                 so.r, lower_a);
       }
     });
@@ -125,13 +156,16 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
 // The derivative of ops/attention.cpp (head comment, beside AttentionBackward):
 //   dv = Pᵀ dout;  dP = dout vᵀ;  dS = P ⊙ (dP - rowsum(dP ⊙ P))  (the softmax backward);
 //   dq = dS k · scale;  dk = dSᵀ q · scale.
+// With dropout, out = D v for D = P ⊙ m / (1 - p): dv = Dᵀ dout, and dP = (dout vᵀ) ⊙ m / (1 - p),
+// the mask applied to the gradient as dropout's backward does; D and m drawn again from
+// P and the key.
 // Masked entries have P = 0, so their dS is 0 and they pass no gradient. Causal: the four
 // products skip the triangles that hold those zeros (Pᵀ and dSᵀ are zero below the diagonal,
 // P and dS above it), and dP is only formed where j <= i.
 void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                                     const KTensor& dout, const KTensor& q, const KTensor& k,
                                     const KTensor& v, const KTensor& att, double scale,
-                                    bool causal) {
+                                    bool causal, double dropout_p, uint64_t dropout_key) {
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   const auto heads = head_offsets<8>({&dq, &dk, &dv, &dout, &q, &k, &v, &att});
@@ -145,6 +179,9 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
     const Triangle upper_a = causal ? Triangle::kUpperA : Triangle::kNone;
     parallel_for(0, int64_t(heads.size()), 1, [&](int64_t h0, int64_t h1) {
       Scratch<T> dS(*this, size_t(Tq * Tk));
+      Scratch<T> D(*this, dropout_p > 0 ? size_t(Tq * Tk) : 0);
+      const uint32_t threshold = dropout_threshold(dropout_p);
+      const T keep_scale = dropout_p >= 1 ? T(0) : T(1.0 / (1.0 - dropout_p));
       for (int64_t h = h0; h < h1; ++h) {
         const auto& off = heads[size_t(h)];
         const T* P = att.ptr<T>() + off[7];
@@ -152,10 +189,21 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
         const T* pk = k.ptr<T>() + off[5];
         const T* pv = v.ptr<T>() + off[6];
         const T* pd = dout.ptr<T>() + off[3];
-        // dv [Tk, hv] = Pᵀ [Tk, Tq] @ dout [Tq, hv]
-        gemm<T>(Tk, hv, Tq, P, 1, Tk, pd, sd.r, sd.c, dv.ptr<T>() + off[2], ldv, upper_a);
-        // dP [Tq, Tk] = dout [Tq, hv] @ vᵀ [hv, Tk], then dS in place, times the scale
+        // dv [Tk, hv] = Pᵀ [Tk, Tq] @ dout [Tq, hv]  (Dᵀ with dropout)
+        const T* W = P;
+        if (dropout_p > 0) {
+          dropout_head(D.data(), P, off[7], Tq, Tk, causal, dropout_p, dropout_key);
+          W = D.data();
+        }
+        gemm<T>(Tk, hv, Tq, W, 1, Tk, pd, sd.r, sd.c, dv.ptr<T>() + off[2], ldv, upper_a);
+        // dP [Tq, Tk] = dout [Tq, hv] @ vᵀ [hv, Tk] (then masked as D was), then dS in place,
+        // times the scale
         gemm<T>(Tq, Tk, hv, pd, sd.r, sd.c, pv, sv.c, sv.r, dS.data(), Tk, lower_c);
+        if (dropout_p > 0)
+          for (int64_t i = 0; i < Tq; ++i)
+            dropout_span<T>(dS.data() + i * Tk, dS.data() + i * Tk,
+                            causal ? std::min(i + 1, Tk) : Tk, uint64_t(off[7] + i * Tk),
+                            dropout_key, threshold, keep_scale);
         // Rows in groups, each step for the whole group first (see the forward).
         constexpr int64_t kGroup = 4;
         for (int64_t i0 = 0; i0 < Tq; i0 += kGroup) {

@@ -10,6 +10,7 @@
 
 #include "tensor/cuda/cuda_backend.h"
 #include "tensor/cuda/launch.cuh"
+#include "tensor/philox.h"
 
 namespace attic::cuda {
 
@@ -177,6 +178,16 @@ __global__ void where_kernel(Indexer<4> ix, int64_t n, T* out, const C* cond, co
   }
 }
 
+// out[i] = in[i] · scale if Philox keeps element i, else 0 (tensor/philox.h): the same mask
+// as the CPU's for the same key, since it depends on (key, i) alone.
+template <class T>
+__global__ void dropout_kernel(int64_t n, T* out, const T* in, uint64_t key, uint32_t threshold,
+                               T scale) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x)
+    out[i] = dropout_bits(key, uint64_t(i)) >= threshold ? in[i] * scale : T(0);
+}
+
 }  // namespace
 
 void CudaBackend::fill(const KTensor& out, double value) {
@@ -250,6 +261,19 @@ void CudaBackend::where(const KTensor& out, const KTensor& cond, const KTensor& 
     });
   });
   check_launch("where_kernel");
+}
+
+// out, in: contiguous, alike. out = in ⊙ m / (1 - p), m from Philox by element index.
+void CudaBackend::dropout(const KTensor& out, const KTensor& in, double p, uint64_t key) {
+  const int64_t n = in.numel();
+  if (n == 0) return;
+  dispatch_floating(in.dtype, [&](auto z) {
+    using T = decltype(z);
+    const T scale = p >= 1 ? T(0) : T(1.0 / (1.0 - p));
+    dropout_kernel<T><<<blocks_for(n), kThreads>>>(n, out.ptr<T>(), in.ptr<T>(), key,
+                                                   dropout_threshold(p), scale);
+  });
+  check_launch("dropout_kernel");
 }
 
 }  // namespace attic::cuda

@@ -303,7 +303,62 @@ TEST_CASE("scaled_dot_product_attention: fused where it applies, the composed op
   scaled_dot_product_attention(q, k, v, {.weights = &P});
   const Tensor ref = matmul(dropout(P, 0.5, true, &g2), v);
   CHECK_THAT(values(d), ApproxValues(values(ref), 1e-12));
-  CHECK(fn(d) != "AttentionBackward");
+  CHECK(fn(d) == "AttentionBackward");  // the CPU kernel drops the weights itself
+}
+
+TEST_CASE("fused attention with dropout: the composed path's mask, and its gradients",
+          "[ops][attention][grad]") {
+  manual_seed(17);
+  // The fused kernel and the composed ops (softmax, dropout, matmul) take one key from
+  // equal generators, so they drop the same weights: equal outputs and equal gradients.
+  auto heads = [](const Tensor& t) { return t.reshape({2, 6, 2, 3}).transpose(1, 2); };
+  const Tensor x = leaf64({3, 2, 6, 6});
+  for (const bool causal : {true, false}) {
+    Generator g1(9), g2(9);
+    const SdpaOptions fused{.is_causal = causal, .dropout_p = 0.4, .generator = &g1};
+    const SdpaOptions composed{.is_causal = causal, .dropout_p = 0.4, .generator = &g2};
+    const Tensor f = scaled_dot_product_attention(heads(x[0]), heads(x[1]), heads(x[2]), fused);
+    const Tensor m =
+        scaled_dot_product_attention_math(heads(x[0]), heads(x[1]), heads(x[2]), composed);
+    CHECK(std::string(f.grad_fn()->name()) == "AttentionBackward");
+    CHECK_THAT(values(f), ApproxValues(values(m), 1e-12));
+    CHECK(g1.state() == g2.state());  // one draw each
+    const Tensor w = randn(f.shape(), kFloat64);
+    sum(f * w).backward();
+    const Tensor gf = x.grad();
+    x.set_grad({});
+    sum(m * w).backward();
+    CHECK_THAT(values(gf), ApproxValues(values(x.grad()), 1e-12));
+    x.set_grad({});
+    // Some weights were dropped and some kept: the mask is neither all nor nothing.
+    CHECK(values(f) != values(scaled_dot_product_attention(heads(x[0]), heads(x[1]),
+                                                           heads(x[2]), {.is_causal = causal})));
+  }
+  // gradcheck with the mask held fixed (the generator re-seeded on every call), the plain
+  // and the packed form
+  const Tensor q = leaf64({2, 5, 4}), k = leaf64({2, 5, 4}), v = leaf64({2, 5, 3});
+  CHECK(gradcheck([](const Inputs& in) {
+    Generator g(3);
+    return scaled_dot_product_attention(in[0], in[1], in[2],
+                                        {.is_causal = true, .dropout_p = 0.3, .generator = &g});
+  }, {q, k, v}));
+  CHECK(gradcheck([](const Inputs& in) {
+    Generator g(4);
+    return scaled_dot_product_attention_packed(in[0], 2, {.is_causal = true, .dropout_p = 0.3,
+                                                          .generator = &g});
+  }, {leaf64({1, 5, 12})}));
+  // the recorded backward (create_graph) draws the same mask: second derivatives exist
+  check_double_backward(
+      [](const Inputs& in) {
+        Generator g(5);
+        return scaled_dot_product_attention(in[0], in[1], in[2], {.dropout_p = 0.5, .generator = &g});
+      },
+      [](const Inputs& in) {
+        Generator g(5);
+        return scaled_dot_product_attention_math(in[0], in[1], in[2],
+                                                 {.dropout_p = 0.5, .generator = &g});
+      },
+      {leaf64({2, 3, 4}), leaf64({2, 5, 4}), leaf64({2, 5, 6})});
 }
 
 TEST_CASE("split_heads and merge_heads are each other's inverse", "[ops][attention]") {

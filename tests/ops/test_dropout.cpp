@@ -48,6 +48,21 @@ TEST_CASE("dropout draws from the default generator when given none", "[ops][dro
   CHECK(a == values(dropout(x, 0.25, true)));
 }
 
+TEST_CASE("dropout_with_key keeps element i where Philox(key, i) reaches p", "[ops][dropout]") {
+  // Key 0, counter 0: Random123's first known answer, words 6627e8d5 e169c58d bc57ac4c
+  // 9b00dbd8. Their top 24 bits over 2^24 are u = 0.399, 0.881, 0.736, 0.606 for elements
+  // 0..3: p = 0.5 keeps 1, 2, 3 (scaled by 2); p = 0.7 keeps 1 and 2 (scaled by 1/0.3).
+  CHECK_THAT(values(dropout_with_key(ones({4}, kFloat64), 0.5, 0)),
+             ApproxValues(std::vector<double>{0, 2, 2, 2}));
+  CHECK_THAT(values(dropout_with_key(ones({2, 2}, kFloat64), 0.7, 0)),
+             ApproxValues(std::vector<double>{0, 1 / 0.3, 1 / 0.3, 0}));
+  // dropout() draws the key: one next_u64() per call, whatever the size
+  Generator g(21), h(21);
+  const Tensor y = dropout(ones({1000}, kFloat64), 0.5, true, &g);
+  CHECK(values(y) == values(dropout_with_key(ones({1000}, kFloat64), 0.5, h.next_u64())));
+  CHECK(g.state() == h.state());
+}
+
 TEST_CASE("dropout with p = 1 gives zeros", "[ops][dropout]") {
   Tensor y = dropout(randn({3, 4}), 1.0, true);
   CHECK_THAT(values(y), ApproxValues(std::vector<double>(12, 0.0)));

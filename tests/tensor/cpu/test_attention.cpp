@@ -75,10 +75,10 @@ void check_against_naive(const Dims& d, bool causal, double tol) {
   std::vector<T> dq(q.size(), nan), dk(k.size(), nan), dv(v.size(), nan);
   Backend& be = backend_for(Device::CPU);
   be.attention(kt(out, H, Tq, hv), kt(att, H, Tq, Tk), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
-               kt(v, H, Tk, hv), scale, causal);
+               kt(v, H, Tk, hv), scale, causal, 0.0, 0);
   be.attention_backward(kt(dq, H, Tq, hs), kt(dk, H, Tk, hs), kt(dv, H, Tk, hv),
                         kt(dout, H, Tq, hv), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
-                        kt(v, H, Tk, hv), kt(att, H, Tq, Tk), scale, causal);
+                        kt(v, H, Tk, hv), kt(att, H, Tq, Tk), scale, causal, 0.0, 0);
   std::vector<T> r_out(out.size()), r_att(att.size()), r_dq(dq.size()), r_dk(dk.size()),
       r_dv(dv.size());
   for (int64_t h = 0; h < H; ++h) {
