@@ -77,6 +77,9 @@ TEST_CASE("matmul gradients of every operand form", "[ops][matmul][grad]") {
   CHECK(gradcheck(mm, {leaf64({3}), leaf64({2, 3, 4})}));
   CHECK(gradcheck(mm, {noncontiguous_leaf64({4, 3}), noncontiguous_leaf64({3, 5})}));
   CHECK(gradcheck(mm, {noncontiguous_leaf64({2, 4, 3}), leaf64({3, 2})}));
+  // a matrix times a batch: da folds the batch into one product's inner dimension
+  CHECK(gradcheck(mm, {leaf64({4, 3}), leaf64({2, 2, 3, 5})}));
+  CHECK(gradcheck(mm, {noncontiguous_leaf64({4, 3}), noncontiguous_leaf64({2, 3, 5})}));
 }
 
 TEST_CASE("matmul gradient by hand", "[ops][matmul][grad]") {
