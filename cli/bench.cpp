@@ -5,8 +5,13 @@
 //       at the laptop recipe's shapes in the forward and the transposed backward layouts.
 //   attic bench train --preset=cpu|gpu-size [--attention=softmax] [--device=cpu|cuda]
 //                     [--threads=N] [--iters=100] [--json]
-//       ms per training step (forward, backward, clipping, AdamW) of the GPT recipe, and the
-//       peak memory attic's allocator held (tensor/memory.h).
+//                     [--batch_size= --block_size= --n_layer= --n_head= --n_embd= --dropout=]
+//       ms per training step (forward, backward, clipping, AdamW) of the GPT recipe, or of
+//       the preset with any of its shape's fields replaced; page faults per step, the peak
+//       memory attic's allocator held (tensor/memory.h) and the process's peak RSS
+//       (cli/bench_train.cpp).
+//   attic bench train --sweep [--threads=N] [--iters=10]
+//       the same at n_embd 128, 256, 384, 768 (block 64) and block 64, 256, 1024 (n_embd 128).
 //   attic bench attention [--max_n=4096] [--softmax_max_n=8192] [--threads=N] [--json]
 //       time and peak memory of softmax vs linear self-attention, forward and backward,
 //       for n = 256, 512, …, max_n, and the growth t(2n)/t(n) (cli/bench_attention.cpp).
@@ -39,6 +44,7 @@
 #include "cli/bench_linformer.h"
 #include "cli/bench_sample.h"
 #include "cli/bench_timer.h"
+#include "cli/bench_train.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/device.h"
@@ -52,15 +58,6 @@
 namespace attic::cli {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// CPU time this process has used so far, all threads, in ms.
-double process_cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-}
 
 struct GemmCase {
   const char* what;
@@ -128,97 +125,6 @@ int bench_gemm(int64_t threads_opt, double peak_per_core, bool json) {
   return 0;
 }
 
-int bench_train(const std::string& preset, const std::string& attention, Device device,
-                int64_t threads, int64_t iters, int64_t warmup, bool json) {
-  models::GPTConfig cfg;
-  cfg.attention = attention;
-  int64_t B = 0;
-  cfg.vocab_size = 65;
-  cfg.bias = false;
-  if (preset == "cpu") {  // config/shakespeare_char_cpu.cfg
-    cfg.block_size = 64; cfg.n_layer = 4; cfg.n_head = 4; cfg.n_embd = 128; cfg.dropout = 0.0; B = 12;
-  } else if (preset == "gpu-size") {  // config/shakespeare_char.cfg
-    cfg.block_size = 256; cfg.n_layer = 6; cfg.n_head = 6; cfg.n_embd = 384; cfg.dropout = 0.2; B = 64;
-  } else {
-    fail("bench train: preset must be cpu or gpu-size, got '", preset, "'");
-  }
-  ATTIC_CHECK(iters > 0 && warmup >= 0, "bench train: iters must be positive and warmup >= 0");
-  if (threads > 0) set_num_threads(int(threads));
-  manual_seed(1337);
-  const TextDataset data = TextDataset::from_file(default_dataset_path());
-  // Peak memory: the most bytes held at once beyond what was held before the model existed
-  // (weights, gradients, AdamW's moments, activations and kernels' scratch).
-  const size_t held_before = memory_stats(device).in_use;
-  reset_peak_memory(device);
-  models::GPT model(cfg);
-  model.to(device);
-  optim::AdamW opt = model.configure_optimizers(0.1, 1e-3, {0.9, 0.99});
-  const Tensor last_matrix = opt.param_groups()[0].params.back();
-  // Per step: the whole step, and its phases (forward, backward, clip + AdamW + zero_grad).
-  // Also the process's CPU time per step: unlike wall time it barely moves when other
-  // programs share the machine (at 2 threads it counts the pool's spinning too).
-  std::vector<double> ms, fwd, bwd, opt_ms, cpu;
-  const auto since = [](Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-  };
-  // GPU kernels run asynchronously: reading one element of a result back waits for the
-  // phase that made it, so that each phase's time is its own.
-  const auto sync = [device](const Tensor& t) {
-    if (device == Device::CUDA) t.reshape({-1}).narrow(0, 0, 1).item<double>();
-  };
-  for (int64_t it = 0; it < warmup + iters; ++it) {
-    const double c0 = process_cpu_ms();
-    const auto t0 = Clock::now();
-    Batch b = data.get_batch(Split::Train, B, cfg.block_size, default_generator());
-    const auto t1 = Clock::now();
-    Tensor loss = model.forward(b.x.to(device), b.y.to(device)).loss;
-    sync(loss);
-    const double f = since(t1);
-    const auto t2 = Clock::now();
-    loss.backward();
-    sync(last_matrix.grad());
-    const double g = since(t2);
-    const auto t3 = Clock::now();
-    optim::clip_grad_norm_(model.parameters(), 1.0);
-    opt.step();
-    opt.zero_grad();
-    sync(last_matrix);
-    const double o = since(t3);
-    if (it < warmup) continue;
-    ms.push_back(since(t0));
-    cpu.push_back(process_cpu_ms() - c0);
-    fwd.push_back(f);
-    bwd.push_back(g);
-    opt_ms.push_back(o);
-  }
-  const auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  const double step = median(ms);
-  const double tokens_per_s = double(B * cfg.block_size) / (step / 1000.0);
-  const size_t peak = memory_stats(device).peak - held_before;
-  if (json)
-    std::printf("{\"bench\": \"train\", \"preset\": \"%s\", \"attention\": \"%s\", "
-                "\"device\": \"%s\", \"threads\": %d, "
-                "\"iters\": %lld, \"ms_per_iter\": %.2f, \"tokens_per_s\": %.0f, \"forward_ms\": %.2f, "
-                "\"backward_ms\": %.2f, \"optimizer_ms\": %.2f, \"cpu_ms_per_iter\": %.2f, "
-                "\"peak_memory_bytes\": %zu}\n",
-                preset.c_str(), attention.c_str(), device_name(device), num_threads(),
-                (long long)iters, step, tokens_per_s, median(fwd), median(bwd), median(opt_ms),
-                median(cpu), peak);
-  else
-    std::printf("train %s (%s attention) on %s: %d threads, %lld iterations: %.2f ms/iter "
-                "(median), %.0f tokens/s\n"
-                "  forward %.2f ms, backward %.2f ms, clip + AdamW + zero_grad %.2f ms; "
-                "CPU time %.2f ms/iter (medians)\n"
-                "  peak memory: %s (%s)\n",
-                preset.c_str(), attention.c_str(), device_name(device), num_threads(),
-                (long long)iters, step, tokens_per_s, median(fwd), median(bwd), median(opt_ms),
-                median(cpu), format_mib(peak).c_str(), device_name(device));
-  return 0;
-}
-
 }  // namespace
 
 int bench(const std::vector<std::string>& args) {
@@ -235,7 +141,11 @@ int bench(const std::vector<std::string>& args) {
   int64_t max_n = 0, softmax_max_n = -1;
   bool checkpoints = false;
   int64_t n = 4096;
-  int64_t new_tokens = 1000, block_size = 64;
+  int64_t new_tokens = 1000, block_size = 0;
+  // bench train: a shape field left at -1 keeps the preset's value
+  int64_t batch_size = -1, n_layer = -1, n_head = -1, n_embd = -1;
+  double dropout = -1;
+  bool sweep = false;
   Options opts;
   opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train");
   opts.bind("json", json, "one JSON object per line");
@@ -253,7 +163,14 @@ int bench(const std::vector<std::string>& args) {
             "stack instead");
   opts.bind("n", n, "linformer --checkpoints: the stack's sequence length");
   opts.bind("new_tokens", new_tokens, "sample: tokens to generate");
-  opts.bind("block_size", block_size, "sample: the GPT's context (64: the laptop recipe)");
+  opts.bind("block_size", block_size, "sample: the GPT's context (default 64, the laptop "
+            "recipe's); train: replaces the preset's");
+  opts.bind("batch_size", batch_size, "train: replaces the preset's");
+  opts.bind("n_layer", n_layer, "train: replaces the preset's");
+  opts.bind("n_head", n_head, "train: replaces the preset's");
+  opts.bind("n_embd", n_embd, "train: replaces the preset's");
+  opts.bind("dropout", dropout, "train: replaces the preset's");
+  opts.bind("sweep", sweep, "train: n_embd 128..768 and block 64..1024 in turn");
   std::ostringstream quiet;
   if (!parse_command_line(opts, {args.begin() + 1, args.end()},
                           "usage: attic bench gemm|train|attention|sample|elita|linformer "
@@ -270,8 +187,23 @@ int bench(const std::vector<std::string>& args) {
     return checkpoints ? bench_linformer_checkpoints(n, threads, json)
                        : bench_linformer(max_n > 0 ? max_n : 262144,
                                          softmax_max_n >= 0 ? softmax_max_n : 16384, threads, json);
-  if (args[0] == "sample") return bench_sample(new_tokens, block_size, threads, json);
-  return bench_train(preset, attention, device_from_flag(device), threads, iters, warmup, json);
+  if (args[0] == "sample")
+    return bench_sample(new_tokens, block_size > 0 ? block_size : 64, threads, json);
+  ATTIC_CHECK(dropout == -1 || (dropout >= 0 && dropout < 1),
+              "bench train: dropout must be in [0, 1), got ", dropout);
+  const Device dev = device_from_flag(device);
+  if (sweep) {
+    for (const TrainShape& s : train_sweep()) bench_train(s, attention, dev, threads, iters, warmup, json);
+    return 0;
+  }
+  TrainShape shape = train_preset(preset);
+  if (batch_size >= 0) shape.batch_size = batch_size;
+  if (block_size > 0) shape.block_size = block_size;
+  if (n_layer >= 0) shape.n_layer = n_layer;
+  if (n_head >= 0) shape.n_head = n_head;
+  if (n_embd >= 0) shape.n_embd = n_embd;
+  if (dropout >= 0) shape.dropout = dropout;
+  return bench_train(shape, attention, dev, threads, iters, warmup, json);
 }
 
 }  // namespace attic::cli

@@ -14,6 +14,7 @@ int bench(const std::vector<std::string>& args);
 int seq2seq(const std::vector<std::string>& args);  // cli/seq2seq.cpp
 int compare(const std::vector<std::string>& args);  // cli/compare.cpp
 int plot(const std::vector<std::string>& args);     // cli/plot.cpp
+int plot_speedup(const std::vector<std::string>& args);  // cli/plot_speedup.cpp (attic plot speedup)
 int data(const std::vector<std::string>& args);     // cli/data.cpp
 int analyze(const std::vector<std::string>& args);  // cli/analyze.cpp
 

@@ -247,22 +247,59 @@ TEST_CASE("attic bench train prints one JSON line with ms_per_iter and peak memo
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK(lines_matching(r.out, "^\\{\"bench\": \"train\", \"preset\": \"cpu\", \"attention\": \"softmax\", "
-                              "\"device\": \"cpu\", \"threads\": 1, \"iters\": 2, \"ms_per_iter\": [0-9.]+, "
+                              "\"device\": \"cpu\", \"threads\": 1, \"batch_size\": 12, \"block_size\": 64, "
+                              "\"n_layer\": 4, \"n_head\": 4, \"n_embd\": 128, \"dropout\": 0, "
+                              "\"iters\": 2, \"ms_per_iter\": [0-9.]+, "
                               "\"tokens_per_s\": [0-9]+, \"forward_ms\": [0-9.]+, \"backward_ms\": [0-9.]+, "
                               "\"optimizer_ms\": [0-9.]+, \"cpu_ms_per_iter\": [0-9.]+, "
-                              "\"peak_memory_bytes\": [1-9][0-9]*\\}$")
+                              "\"page_faults_per_iter\": [0-9.]+, "
+                              "\"peak_memory_bytes\": [1-9][0-9]*, \"peak_rss_bytes\": [1-9][0-9]*\\}$")
             .size() == 1);
   Run text = attic_run("bench train --preset=cpu --iters=2 --warmup=0 --threads=1 --attention=linear_elu");
   INFO(text.out);
   CHECK(text.code == 0);
-  CHECK(lines_matching(text.out, "^train cpu \\(linear_elu attention\\) on cpu: 1 threads, 2 iterations").size() == 1);
-  CHECK(lines_matching(text.out, "^  peak memory: [0-9.]+ MiB \\(cpu\\)$").size() == 1);
+  CHECK(lines_matching(text.out, "^train cpu \\(linear_elu attention\\) on cpu: B 12, T 64, 4 layers, 4 heads, "
+                                 "C 128, dropout 0; 1 threads, 2 iterations").size() == 1);
+  CHECK(lines_matching(text.out, "^  peak memory: [0-9.]+ MiB \\(cpu allocator\\), process peak RSS [0-9.]+ MiB$")
+            .size() == 1);
+  // any field of the preset's shape replaced
+  Run shaped = attic_run("bench train --iters=1 --warmup=0 --threads=1 --n_embd=64 --block_size=16 "
+                         "--batch_size=2 --n_layer=1 --n_head=2 --dropout=0.1 --json=true");
+  INFO(shaped.out);
+  CHECK(shaped.code == 0);
+  CHECK(lines_matching(shaped.out, "\"batch_size\": 2, \"block_size\": 16, \"n_layer\": 1, \"n_head\": 2, "
+                                   "\"n_embd\": 64, \"dropout\": 0.1, ").size() == 1);
+  Run odd = attic_run("bench train --n_embd=100 --n_head=3");
+  CHECK(odd.code == 2);
+  CHECK(odd.out == "attic: bench train: batch_size, block_size, n_layer, n_head and n_embd must be positive "
+                   "and n_embd divisible by n_head, got 12, 64, 4, 3, 100\n");
   Run bad = attic_run("bench train --preset=tpu");
   CHECK(bad.code == 2);
   CHECK(bad.out == "attic: bench train: preset must be cpu or gpu-size, got 'tpu'\n");
   Run what = attic_run("bench fastest");
   CHECK(what.code == 2);
   CHECK(what.out == "attic: bench: expected 'attic bench gemm', 'train', 'attention', 'sample', 'elita' or 'linformer', got 'fastest'\n");
+}
+
+TEST_CASE("attic plot speedup draws the sweep's table, one panel per axis", "[cli][bench][viz]") {
+  Scratch s;
+  std::ofstream(s.path("sweep.tsv")) << "# axis\tvalue\tspeed-up\n"
+                                        "n_embd\t128\t1.61\nn_embd\t256\t1.42\n"
+                                        "block_size\t64\t1.61\nblock_size\t256\t1.9\n";
+  Run r = attic_run("plot speedup --in=" + s.path("sweep.tsv") + " --out=" + s.path("sweep.svg"));
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(r.out == "wrote " + s.path("sweep.svg") + ": 2 panels\n");
+  std::ifstream f(s.path("sweep.svg"));
+  const std::string svg((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  CHECK(svg.find("speed-up as n_embd grows") != std::string::npos);
+  CHECK(svg.find("speed-up as block_size grows") != std::string::npos);
+  std::ofstream(s.path("bad.tsv")) << "n_embd\t128\tfast\n";
+  Run bad = attic_run("plot speedup --in=" + s.path("bad.tsv") + " --out=" + s.path("bad.svg"));
+  CHECK(bad.code == 2);
+  CHECK(bad.out == "attic: plot speedup: " + s.path("bad.tsv") +
+                       " line 1 is not 'axis<TAB>value<TAB>speed-up': 'n_embd\t128\tfast'\n");
+  CHECK(!std::filesystem::exists(s.path("bad.svg")));
 }
 
 TEST_CASE("device cuda is one clear line and exit 2 where CUDA cannot run", "[cli][device]") {
