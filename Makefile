@@ -14,7 +14,9 @@
 #                        digit multiplication (scored, with the entropy and the routers drawn),
 #                        on Shakespeare, and at 18 layers (about 10 minutes each on 2 cores)
 #   make exercise N=02  build the book's exercise 02 (exercises/02_*/) as you left it, and check it
-#   make bench-peer      attic's training step and GEMMs against PyTorch 2's, 1 and 2 threads
+#   make bench-peer      attic against PyTorch 2 on this CPU: the laptop step (1 and 2 threads, with
+#                        memory), the width / context sweep (table + SVG in build/bench-peer/), the
+#                        GPU-size step, route, ELiTA, Linformer, sampling, and the GEMMs (~30 min)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 

@@ -4,22 +4,35 @@
 #     against three PyTorch peers (bench/peer/bench_step.py): nanoGPT eager as its CPU
 #     recipe runs it, eager with SDPA and AdamW(fused=True), and torch.compile. Each round
 #     runs attic and then each peer once; the table gives the medians over ROUNDS rounds,
-#     every round's figures, and attic's speed-up over the FASTEST peer.
-#  2. The GEMMs of that step and 1024³ (bench gemm), 1 and 2 threads: GFLOP/s of attic's
-#     GEMM and of torch.matmul (MKL), and attic's share of it.
+#     every round's figures, and attic's speed-up over the FASTEST peer. Then the step's
+#     memory: attic's allocator peak and each side's peak RSS.
+#  2. The sweep (2 threads): the laptop GPT at n_embd 128, 256, 384, 768 and at block 64,
+#     256, 1024, the same way; its speed-ups go to build/bench-peer/sweep.tsv and are drawn
+#     in build/bench-peer/sweep.svg (attic plot speedup).
+#  3. The GPU-size recipe (6 layers, C 384, block 256, batch 64, dropout 0.2) on the CPU,
+#     2 threads, a few steps (BIG_ITERS) in one round.
+#  4. The new attentions, 2 threads: route attention's training step against the
+#     reflex_attention fork's GPT; ELiTA's attention and the Linformer package's layer,
+#     forward + backward, as n doubles (bench/peer/bench_attentions.py); and generation,
+#     `attic bench sample` against nanoGPT's sample loop.
+#  5. The GEMMs of the laptop step and 1024³ (bench gemm), 1 and 2 threads.
 # PyTorch is the current release from PyPI, in build/peer-venv (scripts/install-peer.sh),
 # with its own defaults: no CPU-specific tuning variable is set. Each side is given the
 # run's thread count (attic's --threads, torch.set_num_threads) and nothing else.
-#   bench/peer/compare.sh        ROUNDS=5 ITERS=100 PRESET=cpu bench/peer/compare.sh
+#   bench/peer/compare.sh        ROUNDS=5 ITERS=100 SWEEP_ITERS=10 bench/peer/compare.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ITERS=${ITERS:-100}
 ROUNDS=${ROUNDS:-3}
-PRESET=${PRESET:-cpu}
+SWEEP_ITERS=${SWEEP_ITERS:-10}
+BIG_ITERS=${BIG_ITERS:-2}
 PEERS=(eager sdpa-fused compile)
 PY=${PEER_PYTHON:-$(scripts/install-peer.sh)}
-field() { sed -n "s/.*\"$1\": \\([0-9.]*\\).*/\\1/p"; }
+OUT=build/bench-peer
+mkdir -p "$OUT"
+field() { sed -n "s/.*\"$1\": \\([0-9.]*\\).*/\\1/p" | head -1; }
 ratio() { awk -v n="$1" -v d="$2" 'BEGIN { printf "%.2f", n / d }'; }
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 # The median of the values given one per line, and the smallest.
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 smallest() { sort -g | head -1; }
@@ -33,44 +46,129 @@ print("peer: PyTorch %s from PyPI, MKL %s, oneDNN %s" % (torch.__version__,
       "on" if b.mkl.is_available() else "off", "on" if b.mkldnn.is_available() else "off"))'
 echo
 
-# Each round runs attic, then each peer, each reporting the median of its ITERS steps. The
+# step_row LABEL THREADS ITERS WARMUP ROUNDS FLAGS...: one table row of training steps. Each
+# round runs attic, then each peer, each reporting the median of its ITERS steps. The
 # machine's speed drifts by several percent over a minute (other tenants share it), and
-# alternating spreads that drift over every side.
-printf '%-7s %-7s %9s' preset threads attic
-printf ' %11s' "${PEERS[@]}"
-printf '   %-30s %s\n' "attic's speed-up over fastest" "each round"
-for t in 1 2; do
-  declare -A ms=()
-  rounds=()
-  for ((r = 0; r < ROUNDS; r++)); do
-    a=$(./build/attic bench train --preset="$PRESET" --threads="$t" --iters="$ITERS" --json=true | field ms_per_iter)
+# alternating spreads that drift over every side. Sets SPEEDUP (attic's over the fastest
+# peer's median) and, per side, the median peak RSS in RSS[side].
+declare -A RSS
+step_row() {
+  local label=$1 t=$2 iters=$3 warmup=$4 rounds=$5
+  shift 5
+  local -A ms=() rss=()
+  local rounds_ratio=() a best v p side attic_peak=
+  for ((r = 0; r < rounds; r++)); do
+    local line
+    line=$(./build/attic bench train "$@" --threads="$t" --iters="$iters" --warmup="$warmup" --json=true)
+    a=$(field ms_per_iter <<<"$line")
     ms[attic]+="$a "
+    rss[attic]+="$(field peak_rss_bytes <<<"$line") "
+    attic_peak=$(field peak_memory_bytes <<<"$line")
     best=
     for p in "${PEERS[@]}"; do
-      v=$(OMP_NUM_THREADS=$t "$PY" bench/peer/bench_step.py --peer="$p" --preset="$PRESET" \
-            --threads="$t" --iters="$ITERS" 2>/dev/null | field ms_per_iter)
+      line=$(OMP_NUM_THREADS=$t "$PY" bench/peer/bench_step.py --peer="$p" "$@" \
+               --threads="$t" --iters="$iters" --warmup="$warmup" 2>/dev/null || true)
+      v=$(field ms_per_iter <<<"$line")
+      [[ -n $v ]] || v=nan
       ms[$p]+="$v "
-      best=$(printf '%s\n' $best "$v" | smallest)
+      rss[$p]+="$(field peak_rss_bytes <<<"$line") "
+      [[ $v == nan ]] || best=$(printf '%s\n' $best "$v" | smallest)
     done
-    rounds+=("$(ratio "$best" "$a")x")
+    rounds_ratio+=("$(ratio "$best" "$a")x")
   done
+  local am fastest= pm
   am=$(printf '%s\n' ${ms[attic]} | median)
-  printf '%-7s %-7s %9s' "$PRESET" "$t" "$am"
-  fastest=
+  printf '%-26s %-3s %9s' "$label" "$t" "$am"
   for p in "${PEERS[@]}"; do
-    pm=$(printf '%s\n' ${ms[$p]} | median)
-    printf ' %11s' "$pm"
-    fastest=$(printf '%s\n' $fastest "$pm" | smallest)
+    pm=$(printf '%s\n' ${ms[$p]} | grep -v nan | median || true)
+    printf ' %11s' "${pm:-failed}"
+    [[ -z $pm ]] || fastest=$(printf '%s\n' $fastest "$pm" | smallest)
   done
-  printf '   %-30s %s\n' "$(ratio "$fastest" "$am")x" "${rounds[*]}"
-  for side in attic "${PEERS[@]}"; do printf '        %-11s ms/iter by round: %s\n' "$side" "${ms[$side]}"; done
-  unset ms
+  SPEEDUP=$(ratio "$fastest" "$am")
+  printf '   %6sx   %s\n' "$SPEEDUP" "${rounds_ratio[*]}"
+  for side in attic "${PEERS[@]}"; do
+    printf '        %-11s ms/iter by round: %s\n' "$side" "${ms[$side]}"
+    RSS[$side]=$(printf '%s\n' ${rss[$side]} | median)
+  done
+  ATTIC_PEAK=$attic_peak
+}
+header() {
+  printf '%-26s %-3s %9s' "$1" thr attic
+  printf ' %11s' "${PEERS[@]}"
+  printf '   %7s   %s\n' "speedup" "each round"
+}
+footer() {
+  echo "(ms/iter, medians over the rounds of alternating runs; speed-up = the fastest peer's median"
+  echo " ms/iter / attic's, and each round's the same within that round; above 1: attic is faster)"
+  echo
+}
+
+echo "== 1. the laptop recipe's training step (4 layers, C 128, block 64, batch 12), $ROUNDS rounds of $ITERS steps"
+header "shape"
+for t in 1 2; do
+  step_row "cpu" "$t" "$ITERS" 5 "$ROUNDS" --preset=cpu
+  printf '        memory: attic allocator peak %s MiB; peak RSS attic %s MiB' \
+    "$(mib "$ATTIC_PEAK")" "$(mib "${RSS[attic]}")"
+  for p in "${PEERS[@]}"; do printf ', %s %s MiB' "$p" "$(mib "${RSS[$p]:-0}")"; done
+  echo
 done
-echo "(ms/iter, medians over $ROUNDS alternating rounds of $ITERS steps each; speed-up = the fastest"
-echo " peer's median ms/iter / attic's, and each round's the same within that round; above 1 means"
-echo " attic is faster)"
+footer
+
+echo "== 2. the sweep: the laptop GPT, one axis changed at a time, 2 threads, $ROUNDS rounds of $SWEEP_ITERS steps"
+header "n_embd x block_size"
+printf '# axis\tvalue\tspeed-up over the fastest PyTorch peer (%s, 2 threads)\n' "$cpu" >"$OUT/sweep.tsv"
+for C in 128 256 384 768; do
+  step_row "$C x 64" 2 "$SWEEP_ITERS" 2 "$ROUNDS" --preset=cpu --n_embd="$C"
+  printf 'n_embd\t%s\t%s\n' "$C" "$SPEEDUP" >>"$OUT/sweep.tsv"
+  [[ $C != 128 ]] || printf 'block_size\t64\t%s\n' "$SPEEDUP" >>"$OUT/sweep.tsv"
+done
+for T in 256 1024; do
+  step_row "128 x $T" 2 "$SWEEP_ITERS" 2 "$ROUNDS" --preset=cpu --block_size="$T"
+  printf 'block_size\t%s\t%s\n' "$T" "$SPEEDUP" >>"$OUT/sweep.tsv"
+done
+footer
+./build/attic plot speedup --in="$OUT/sweep.tsv" --out="$OUT/sweep.svg" \
+  --title="attic's training step against the fastest PyTorch 2 peer, 2 threads of $cpu"
 echo
 
+echo "== 3. the GPU-size recipe on the CPU (6 layers, C 384, block 256, batch 64, dropout 0.2), one round of $BIG_ITERS steps"
+header "gpu-size"
+step_row "gpu-size" 2 "$BIG_ITERS" 1 1 --preset=gpu-size
+footer
+
+echo "== 4. the new attentions, 2 threads"
+header "route attention step"
+step_row "cpu, --attention=route" 2 "$SWEEP_ITERS" 2 "$ROUNDS" --preset=cpu --attention=route
+footer
+# layer rows: each n's fwd+bwd ms from attic's bench (its own timing: best of up to 5, or the
+# median of 3 for linformer) and the peer's (the same rule), run one after the other
+layer_rows() {
+  local what=$1 max_n=$2
+  ./build/attic bench "$what" --threads=2 --max_n="$max_n" --softmax_max_n=0 --json=true \
+    | grep '"causal": "none"\|"bench": "elita"' >"$OUT/$what.attic"
+  OMP_NUM_THREADS=2 "$PY" bench/peer/bench_attentions.py "$what" --threads=2 --max_n="$max_n" >"$OUT/$what.peer"
+  paste -d'|' "$OUT/$what.attic" "$OUT/$what.peer" | while IFS='|' read -r mine theirs; do
+    local a o
+    a=$(field fwd_bwd_ms <<<"$mine"); o=$(field fwd_bwd_ms <<<"$theirs")
+    printf '%-10s %7s %12s %12s %8sx\n' "$what" "$(field n <<<"$mine")" "$a" "$o" "$(ratio "$o" "$a")"
+  done
+}
+printf '%-10s %7s %12s %12s %9s\n' layer n "attic ms" "peer ms" speedup
+layer_rows elita 16384
+layer_rows linformer 65536
+echo "(forward + backward of sum(out); elita: x [1, n, 128], 4 heads, against the same function in"
+echo " PyTorch cumulative sums; linformer: channels 64, 4 heads, k 128, against linformer_pytorch's"
+echo " MHAttention, no causal mask)"
+echo
+a=$(./build/attic bench sample --threads=2 --json=true | grep '"attention": "softmax"')
+o=$(OMP_NUM_THREADS=2 "$PY" bench/peer/bench_attentions.py sample --threads=2)
+printf 'sample: attic %s tokens/s (KV cache; %s recomputing), nanoGPT generate %s tokens/s: %sx\n' \
+  "$(field tokens_per_s_cache <<<"$a")" "$(field tokens_per_s_recompute <<<"$a")" \
+  "$(field tokens_per_s <<<"$o")" "$(ratio "$(field tokens_per_s_cache <<<"$a")" "$(field tokens_per_s <<<"$o")")"
+echo "(the laptop GPT, block 64, batch 1, 1000 new tokens, temperature 1, no top-k; best of 2 runs)"
+echo
+
+echo "== 5. GEMMs"
 printf '%-22s %16s %-3s %9s %12s %9s\n' shape "M x N x K" thr "attic" "torch.matmul" "ratio"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
