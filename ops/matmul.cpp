@@ -13,19 +13,7 @@ struct MatmulBackward final : autograd::Node {
   const char* name() const override { return "MatmulBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {  // g: [..., M, N]
     Tensor da, db;
-    if (needs_grad(0) && a.dim() == 2 && b.dim() > 2 && b.dim() == g.dim() &&
-        Shape(b.shape().begin(), b.shape().end() - 2) == Shape(g.shape().begin(), g.shape().end() - 2)) {
-      // A matrix times a batch (a Linformer projection E [k, n] @ K [B, n, d]):
-      //   da = Σ_i g_i b_iᵀ = [M, (batch N)] @ [(batch N), K],
-      // the batch folded into the product's inner dimension: one GEMM, instead of a
-      // [batch, M, K] stack of products summed over the batch afterwards.
-      const int64_t M = g.size(-2), N = g.size(-1), K = b.size(-2);
-      const Tensor gm = g.reshape({-1, M, N}).transpose(0, 1).reshape({M, -1});   // [M, batch N]
-      const Tensor bm = b.reshape({-1, K, N}).transpose(1, 2).reshape({-1, K});   // [batch N, K]
-      da = matmul(gm, bm);
-    } else if (needs_grad(0)) {
-      da = sum_to(matmul(g, b.transpose(-1, -2)), a.shape());
-    }
+    if (needs_grad(0)) da = sum_to(matmul(g, b.transpose(-1, -2)), a.shape());
     if (needs_grad(1)) {
       if (a.dim() == 2 && b.dim() == 2 && !b.is_contiguous() && b.t().is_contiguous())
         // b is a transposed matrix (a Linear's Wᵀ): dbᵀ = gᵀ a is made in W's own layout,
@@ -88,6 +76,13 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     Shape out_shape = a.shape();
     out_shape.back() = b.size(-1);
     return matmul_nd(a.reshape({-1, a.size(-1)}), b).view(out_shape);
+  }
+  if (a.dim() == 2 && b.dim() > 2) {
+    // [M, K] @ [..., K, N] = ([..., N, K] @ [K, M])ᵀ, the batch folded into rows as above.
+    // A matrix times a batch (a Linformer projection E [k, n] @ K [B, n, d]) then gets a's
+    // gradient from one GEMM over every row, instead of a [batch, M, K] stack of products
+    // summed over the batch.
+    return matmul(b.transpose(-1, -2), a.t()).transpose(-1, -2);
   }
   return matmul_nd(a, b);
 }
