@@ -67,7 +67,8 @@ struct GemmCase {
 
 int bench_gemm(int64_t threads_opt, double peak_per_core, bool json) {
   // y = x Wᵀ in forward reads W transposed; backward computes dx = dy W (plain) and
-  // dW = dyᵀ x (A transposed). These are the recipe's (B·T = 768, C = 128) products.
+  // dW = dyᵀ x (A transposed). These are the recipe's (B·T = 768, C = 128) products, then
+  // those of the sweep's C = 768 GPT.
   const std::vector<GemmCase> cases = {
       {"square", 512, 512, 512, false, false},
       {"square", 1024, 1024, 1024, false, false},
@@ -78,6 +79,12 @@ int bench_gemm(int64_t threads_opt, double peak_per_core, bool json) {
       {"mlp c_proj fwd", 768, 128, 512, false, true},
       {"mlp c_proj bwd dy W", 768, 512, 128, false, false},
       {"mlp c_proj bwd dyt x", 128, 512, 768, true, false},
+      // the sweep's widest GPT (C = 768): x Wᵀ of c_fc, of the MLP's c_proj, and the
+      // backward products of c_fc
+      {"C768 c_fc fwd x Wt", 768, 3072, 768, false, true},
+      {"C768 c_proj fwd x Wt", 768, 768, 3072, false, true},
+      {"C768 c_fc bwd dy W", 768, 768, 3072, false, false},
+      {"C768 c_fc bwd dyt x", 3072, 768, 768, true, false},
   };
   std::vector<int> thread_counts = {1, 2};
   if (threads_opt > 0) thread_counts = {int(threads_opt)};

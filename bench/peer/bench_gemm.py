@@ -20,6 +20,10 @@ CASES = [
     ("mlp c_proj fwd", 768, 128, 512, False, True),
     ("mlp c_proj bwd dy W", 768, 512, 128, False, False),
     ("mlp c_proj bwd dyt x", 128, 512, 768, True, False),
+    ("C768 c_fc fwd x Wt", 768, 3072, 768, False, True),
+    ("C768 c_proj fwd x Wt", 768, 768, 3072, False, True),
+    ("C768 c_fc bwd dy W", 768, 768, 3072, False, False),
+    ("C768 c_fc bwd dyt x", 3072, 768, 768, True, False),
 ]
 
 

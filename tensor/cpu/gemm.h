@@ -2,7 +2,8 @@
 //
 // A and B are read through (row stride, column stride) pairs, so a transposed operand
 // (a view from .transpose()) costs nothing: A(i, k) = A[i * rsa + k * csa].
-// C is row-major with leading dimension ldc and is overwritten.
+// C is row-major with leading dimension ldc and is overwritten, or added to (accumulate:
+// C += A @ B).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,6 @@ enum class Triangle {
 template <class T>
 void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
           const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc,
-          Triangle tri = Triangle::kNone);
+          Triangle tri = Triangle::kNone, bool accumulate = false);
 
 }  // namespace attic::cpu

@@ -213,3 +213,41 @@ TEST_CASE("gemm: a product worked by hand", "[cpu][gemm]") {
   cpu::gemm<float>(2, 2, 3, A, 3, 1, B, 2, 1, C, 2);
   CHECK(std::vector<float>(C, C + 4) == std::vector<float>{8, -1, 20, -1});
 }
+
+TEST_CASE("gemm: accumulate adds the product to C", "[cpu][gemm]") {
+  // The product worked by hand above, added to C = 1: [9 0; 21 0].
+  const float A[] = {1, 2, 3, 4, 5, 6};
+  const float B[] = {1, 0, 2, 1, 1, -1};
+  float C[4] = {1, 1, 1, 1};
+  cpu::gemm<float>(2, 2, 3, A, 3, 1, B, 2, 1, C, 2, cpu::Triangle::kNone, true);
+  CHECK(std::vector<float>(C, C + 4) == std::vector<float>{9, 0, 21, 0});
+  // K = 0 adds nothing.
+  cpu::gemm<float>(2, 2, 0, A, 3, 1, B, 2, 1, C, 2, cpu::Triangle::kNone, true);
+  CHECK(std::vector<float>(C, C + 4) == std::vector<float>{9, 0, 21, 0});
+  // Against gemm_naive plus the old C, on the small loop, several KC blocks (where the
+  // blocked loop adds to C itself), the column split, and the triangles attention uses.
+  using cpu::Triangle;
+  with_1_and_2_threads([] {
+    for (Dims d : {Dims{7, 13, 5}, Dims{257, 129, 65}, Dims{300, 40, 700}, Dims{20, 600, 40}})
+      for (Triangle tri : {Triangle::kNone, Triangle::kLowerA, Triangle::kUpperA}) {
+        std::mt19937 rng(uint32_t(d.M + d.N + d.K));
+        Operand<double> a(d.M, d.K, Layout::Transposed, rng), b(d.K, d.N, Layout::RowMajor, rng);
+        for (int64_t i = 0; i < d.M; ++i)
+          for (int64_t k = 0; k < d.K; ++k)
+            if ((tri == Triangle::kLowerA && k > i) || (tri == Triangle::kUpperA && k < i))
+              a.data[size_t(i * a.rs + k * a.cs)] = 0;
+        std::vector<double> c0(size_t(d.M * d.N));
+        for (size_t i = 0; i < c0.size(); ++i) c0[i] = double(i % 7) - 3;
+        std::vector<double> fast = c0, ref(c0.size());
+        cpu::gemm<double>(d.M, d.N, d.K, a.data.data(), a.rs, a.cs, b.data.data(), b.rs, b.cs,
+                          fast.data(), d.N, tri, true);
+        cpu::gemm_naive<double>(d.M, d.N, d.K, a.data.data(), a.rs, a.cs, b.data.data(), b.rs,
+                                b.cs, ref.data(), d.N);
+        double worst = 0;
+        for (size_t i = 0; i < ref.size(); ++i)
+          worst = std::max(worst, std::abs(fast[i] - (ref[i] + c0[i])));
+        INFO("M=" << d.M << " N=" << d.N << " K=" << d.K << " triangle " << int(tri));
+        CHECK(worst < 1e-12 * double(d.K));
+      }
+  });
+}
