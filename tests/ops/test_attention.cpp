@@ -311,9 +311,13 @@ TEST_CASE("fused attention with dropout: the composed path's mask, and its gradi
   manual_seed(17);
   // The fused kernel and the composed ops (softmax, dropout, matmul) take one key from
   // equal generators, so they drop the same weights: equal outputs and equal gradients.
-  auto heads = [](const Tensor& t) { return t.reshape({2, 6, 2, 3}).transpose(1, 2); };
-  const Tensor x = leaf64({3, 2, 6, 6});
+  // T = 6 is one block of the CPU kernel's query rows; 300 is three, the last one partial;
+  // at 512 a double row is 4 KiB, so the kernel forms the scores in a padded scratch.
+  for (const int64_t T : {6, 300, 512}) {
+  auto heads = [T](const Tensor& t) { return t.reshape({2, T, 2, 3}).transpose(1, 2); };
+  const Tensor x = leaf64({3, 2, T, 6});
   for (const bool causal : {true, false}) {
+    INFO("T " << T << (causal ? " causal" : ""));
     Generator g1(9), g2(9);
     const SdpaOptions fused{.is_causal = causal, .dropout_p = 0.4, .generator = &g1};
     const SdpaOptions composed{.is_causal = causal, .dropout_p = 0.4, .generator = &g2};
@@ -333,6 +337,7 @@ TEST_CASE("fused attention with dropout: the composed path's mask, and its gradi
     // Some weights were dropped and some kept: the mask is neither all nor nothing.
     CHECK(values(f) != values(scaled_dot_product_attention(heads(x[0]), heads(x[1]),
                                                            heads(x[2]), {.is_causal = causal})));
+  }
   }
   // gradcheck with the mask held fixed (the generator re-seeded on every call), the plain
   // and the packed form
