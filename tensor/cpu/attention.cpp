@@ -48,10 +48,16 @@ RC rc(const KTensor& t) { return {t.strides[t.strides.size() - 2], t.strides.bac
 
 namespace {
 
-// Query rows per block. A block's scores [kRows, Tk] (512 KiB of float at Tk = 1024) stay
-// in L2 while the softmax, the dropout and the products read them, where one head's whole
-// [Tq, Tk] would be a pass through memory for each of them.
-constexpr int64_t kRows = 128;
+// Query rows per block, for rows of ld elements: as many as fit 512 KiB (a quarter of L2),
+// so that a block's scores stay in L2 while the softmax, the dropout and the products read
+// them, where a whole head's [Tq, Tk] would be a pass through memory for each of them
+// (1024 keys: 126 rows). Never fewer than 16, and all of them when T <= 256 (one block, as
+// small heads fit anyway: two blocks at T = 256 measured no faster, 3 % slower within
+// the noise).
+template <class T>
+int64_t block_rows(int64_t ld) {
+  return std::max<int64_t>(16, (512 * 1024) / (ld * int64_t(sizeof(T))));
+}
 
 // The keys a block of query rows [i0, i1) sees. Causal: row i sees j <= i, so keys
 // [0, rect) are seen by every row of the block (a rectangle, where the products need no
@@ -153,11 +159,11 @@ void softmax_rows(T* S, int64_t lds, int64_t i0, int64_t rows, int64_t Tk, bool 
 // stride), att [*, Tq, Tk] contiguous (the softmax weights, saved for backward):
 //   S = q kᵀ · scale;  causal: S[i][j] = -inf for j > i;  P = softmax_rows(S);
 //   out = dropout(P) v  (dropout_p = 0: out = P v).
-// One head at a time per thread, in blocks of kRows query rows. A block's scores are formed
-// where P goes in att, or, when att's rows lie 4 KiB apart (see scratch_pitch), in a padded
-// scratch copied to att at the end. Causal rows only visit j ≤ i: the masked entries of P are
-// written as exact zeros. The dropped weights D live in a per-thread scratch; backward
-// draws them again from P and the key.
+// One head at a time per thread, in blocks of query rows (block_rows). A block's scores
+// are formed where P goes in att, or, when att's rows lie 4 KiB apart (see scratch_pitch),
+// in a padded scratch copied to att at the end. Causal rows only visit j ≤ i: the masked
+// entries of P are written as exact zeros. The dropped weights D live in a per-thread
+// scratch; backward draws them again from P and the key.
 void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor& q,
                            const KTensor& k, const KTensor& v, double scale, bool causal,
                            double dropout_p, uint64_t dropout_key) {
@@ -170,10 +176,11 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
     const T s = T(scale);
     const int64_t ld = scratch_pitch<T>(Tk);
     const bool in_att = ld == Tk;  // scores formed in att itself
+    const int64_t block = block_rows<T>(ld);
     const Triangle lower_c = causal ? Triangle::kLowerC : Triangle::kNone;
     const Triangle lower_a = causal ? Triangle::kLowerA : Triangle::kNone;
     parallel_for(0, int64_t(heads.size()), 1, [&](int64_t h0, int64_t h1) {
-      const int64_t rows_max = std::min(kRows, Tq);
+      const int64_t rows_max = std::min(block, Tq);
       Scratch<T> S(*this, in_att ? 0 : size_t(rows_max * ld));
       Scratch<T> D(*this, dropout_p > 0 ? size_t(rows_max * ld) : 0);
       for (int64_t h = h0; h < h1; ++h) {
@@ -181,8 +188,8 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
         T* P = att.ptr<T>() + off[1];
         const T* pk = k.ptr<T>() + off[3];
         const T* pv = v.ptr<T>() + off[4];
-        for (int64_t i0 = 0; i0 < Tq; i0 += kRows) {
-          const int64_t rows = std::min(kRows, Tq - i0);
+        for (int64_t i0 = 0; i0 < Tq; i0 += block) {
+          const int64_t rows = std::min(block, Tq - i0);
           const auto [rect, vis] = keys_of(i0, i0 + rows, Tk, causal);
           const T* qb = q.ptr<T>() + off[2] + i0 * sq.r;
           T* ob = out.ptr<T>() + off[0] + i0 * so.r;
@@ -226,7 +233,7 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
 // With dropout, out = D v for D = P ⊙ m / (1 - p): dv = Dᵀ dout, and dP = (dout vᵀ) ⊙ m / (1 - p),
 // the mask applied to the gradient as dropout's backward does; D and m drawn again from
 // P and the key.
-// In blocks of kRows query rows, as the forward: a block's dP and dS live in a scratch that
+// In blocks of query rows, as the forward: a block's dP and dS live in a scratch that
 // stays in L2, its dq rows are final, and dk, dv gather every block's share:
 //   dv += D_blockᵀ dout_block,  dk += dS_blockᵀ q_block · scale.
 // Masked entries have P = 0, so their dS is 0 and they pass no gradient. Causal: a block's
@@ -248,8 +255,9 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
     const Triangle lower_a = causal ? Triangle::kLowerA : Triangle::kNone;
     const Triangle upper_a = causal ? Triangle::kUpperA : Triangle::kNone;
     const int64_t ld = scratch_pitch<T>(Tk);  // dS's and D's row pitch
+    const int64_t block = block_rows<T>(ld);
     parallel_for(0, int64_t(heads.size()), 1, [&](int64_t h0, int64_t h1) {
-      const int64_t rows_max = std::min(kRows, Tq);
+      const int64_t rows_max = std::min(block, Tq);
       Scratch<T> dS(*this, size_t(rows_max * ld));
       Scratch<T> D(*this, dropout_p > 0 || ld != Tk ? size_t(rows_max * ld) : 0);
       const uint32_t threshold = dropout_threshold(dropout_p);
@@ -265,8 +273,8 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
           std::fill(dkh + j * ldk, dkh + j * ldk + hs, T(0));
           std::fill(dvh + j * ldv, dvh + j * ldv + hv, T(0));
         }
-        for (int64_t i0 = 0; i0 < Tq; i0 += kRows) {
-          const int64_t rows = std::min(kRows, Tq - i0);
+        for (int64_t i0 = 0; i0 < Tq; i0 += block) {
+          const int64_t rows = std::min(block, Tq - i0);
           const auto [rect, vis] = keys_of(i0, i0 + rows, Tk, causal);
           const T* Pb = P + i0 * Tk;
           const T* qb = q.ptr<T>() + off[4] + i0 * sq.r;

@@ -25,14 +25,14 @@ struct Dims {
 // (the causal mask stays top-left aligned); widths that are not multiples of a vector (5,
 // 3); rows past one softmax group of 4 and one vector of 16 (17, 33); the laptop GPT's
 // head (T 64, hs 32); a longer one than the GEMM's small-problem cutoff (T 100, hs 64);
-// several blocks of the kernel's 128 query rows, the last one partial (T 300), with more
-// queries than keys (blocks past the last key when causal) and fewer; rows of 4 KiB, whose
-// scores the kernel forms in a padded scratch (T 512 of double, 1024 of float).
+// several blocks of the kernel's query rows (about 512 KiB of scores each), the last one
+// partial, with more queries than keys (blocks past the last key when causal) and fewer;
+// rows of 4 KiB, whose scores the kernel forms in a padded scratch (T 512 of double, 1024
+// of float).
 const std::vector<Dims> kShapes = {
     {1, 1, 1, 1, 1},       {2, 5, 5, 4, 4},       {3, 7, 11, 8, 5},     {2, 11, 7, 8, 5},
     {1, 17, 17, 3, 3},     {2, 33, 33, 16, 9},    {2, 64, 64, 32, 32},  {1, 100, 100, 64, 64},
-    {2, 300, 300, 8, 8},   {1, 300, 140, 4, 6},   {1, 140, 300, 6, 4},  {1, 512, 512, 4, 4},
-    {1, 1024, 1024, 4, 4},
+    {1, 1100, 300, 4, 6},  {1, 300, 1100, 6, 4},  {1, 512, 512, 4, 4},  {1, 1024, 1024, 4, 4},
 };
 
 // A contiguous [H, rows, cols] operand as the kernel sees it.
