@@ -15,7 +15,13 @@
 #     reflex_attention fork's GPT; ELiTA's attention and the Linformer package's layer,
 #     forward + backward, as n doubles (bench/peer/bench_attentions.py); and generation,
 #     `attic bench sample` against nanoGPT's sample loop.
-#  5. The GEMMs of the laptop step and 1024³ (bench gemm), 1 and 2 threads.
+#  5. The GEMMs of the laptop step, of the C = 768 GPT and 1024³ (bench gemm), 1 and 2
+#     threads.
+#  6. The whole laptop recipe (config/shakespeare_char_cpu.cfg, 2000 iterations, 2 threads)
+#     from start to its evaluation at iteration 2000: attic train against
+#     bench/peer/train_peer.py under each peer, RECIPE_ROUNDS alternating rounds, as wall
+#     seconds, with both sides' val loss at 2000 and over 400 batches afterwards.
+# SECTIONS="1 6" runs only those sections.
 # PyTorch is the current release from PyPI, in build/peer-venv (scripts/install-peer.sh),
 # with its own defaults: no CPU-specific tuning variable is set. Each side is given the
 # run's thread count (attic's --threads, torch.set_num_threads) and nothing else.
@@ -26,10 +32,15 @@ ITERS=${ITERS:-100}
 ROUNDS=${ROUNDS:-3}
 SWEEP_ITERS=${SWEEP_ITERS:-10}
 BIG_ITERS=${BIG_ITERS:-2}
+RECIPE_ROUNDS=${RECIPE_ROUNDS:-1}
+SECTIONS=${SECTIONS:-1 2 3 4 5 6}
+want() { [[ " $SECTIONS " == *" $1 "* ]]; }
 PEERS=(eager sdpa-fused compile)
 PY=${PEER_PYTHON:-$(scripts/install-peer.sh)}
 OUT=build/bench-peer
 mkdir -p "$OUT"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 field() { sed -n "s/.*\"$1\": \\([0-9.]*\\).*/\\1/p" | head -1; }
 ratio() { awk -v n="$1" -v d="$2" 'BEGIN { printf "%.2f", n / d }'; }
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
@@ -103,6 +114,7 @@ footer() {
   echo
 }
 
+if want 1; then
 echo "== 1. the laptop recipe's training step (4 layers, C 128, block 64, batch 12), $ROUNDS rounds of $ITERS steps"
 header "shape"
 for t in 1 2; do
@@ -113,7 +125,9 @@ for t in 1 2; do
   echo
 done
 footer
+fi
 
+if want 2; then
 echo "== 2. the sweep: the laptop GPT, one axis changed at a time, 2 threads, $ROUNDS rounds of $SWEEP_ITERS steps"
 header "n_embd x block_size"
 printf '# axis\tvalue\tspeed-up over the fastest PyTorch peer (%s, 2 threads)\n' "$cpu" >"$OUT/sweep.tsv"
@@ -130,12 +144,16 @@ footer
 ./build/attic plot speedup --in="$OUT/sweep.tsv" --out="$OUT/sweep.svg" \
   --title="attic's training step against the fastest PyTorch 2 peer, 2 threads of $cpu"
 echo
+fi
 
+if want 3; then
 echo "== 3. the GPU-size recipe on the CPU (6 layers, C 384, block 256, batch 64, dropout 0.2), one round of $BIG_ITERS steps"
 header "gpu-size"
 step_row "gpu-size" 2 "$BIG_ITERS" 1 1 --preset=gpu-size
 footer
+fi
 
+if want 4; then
 echo "== 4. the new attentions, 2 threads"
 header "route attention step"
 step_row "cpu, --attention=route" 2 "$SWEEP_ITERS" 2 "$ROUNDS" --preset=cpu --attention=route
@@ -167,11 +185,11 @@ printf 'sample: attic %s tokens/s (KV cache; %s recomputing), nanoGPT generate %
   "$(field tokens_per_s <<<"$o")" "$(ratio "$(field tokens_per_s_cache <<<"$a")" "$(field tokens_per_s <<<"$o")")"
 echo "(the laptop GPT, block 64, batch 1, 1000 new tokens, temperature 1, no top-k; best of 2 runs)"
 echo
+fi
 
+if want 5; then
 echo "== 5. GEMMs"
 printf '%-22s %16s %-3s %9s %12s %9s\n' shape "M x N x K" thr "attic" "torch.matmul" "ratio"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 for t in 1 2; do
   # One after the other, never at once: each gets the whole machine.
   ./build/attic bench gemm --threads="$t" --json=true >"$tmp/attic"
@@ -185,3 +203,43 @@ for t in 1 2; do
   done
 done
 echo "(GFLOP/s, float32, best of 5 runs of each; ratio = attic / torch.matmul)"
+fi
+
+if want 6; then
+echo "== 6. the laptop recipe, 2000 iterations from start to the val loss at 2000, 2 threads, $RECIPE_ROUNDS round(s)"
+printf '%-12s %10s %11s %16s\n' run "wall s" "val @2000" "val, 400 batches"
+declare -A WALL VAL FINAL
+for r in $(seq "$RECIPE_ROUNDS"); do
+  d="$OUT/recipe-attic"
+  rm -rf "$d"
+  t0=$(date +%s.%N)
+  ./build/attic train config/shakespeare_char_cpu.cfg --out_dir="$d" --threads=2 >"$tmp/recipe" 2>&1
+  t1=$(date +%s.%N)
+  WALL[attic]+="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') "
+  VAL[attic]+="$(sed -n 's/^step 2000: .*val loss \([0-9.]*\).*/\1/p' "$tmp/recipe") "
+  FINAL[attic]+="$(./build/attic eval --out_dir="$d" --eval_iters=400 --threads=2 |
+    sed -n 's/.*val loss \([0-9.]*\).*/\1/p') "
+  for p in "${PEERS[@]}"; do
+    OMP_NUM_THREADS=2 "$PY" bench/peer/train_peer.py --threads=2 --peer="$p" --final_eval_iters=400 \
+      >"$tmp/recipe" 2>&1
+    WALL[$p]+="$(sed -n 's/^wall_s_to_last_eval \([0-9.]*\).*/\1/p' "$tmp/recipe") "
+    VAL[$p]+="$(sed -n 's/^step 2000: .*val loss \([0-9.]*\).*/\1/p' "$tmp/recipe") "
+    FINAL[$p]+="$(sed -n 's/^final eval.*val loss \([0-9.]*\).*/\1/p' "$tmp/recipe") "
+  done
+done
+best=""
+for run in attic "${PEERS[@]}"; do
+  w=$(tr ' ' '\n' <<<"${WALL[$run]}" | grep . | median)
+  printf '%-12s %10s %11s %16s   rounds: %s\n' "$run" "$w" "$(tr ' ' '\n' <<<"${VAL[$run]}" | grep . | median)" \
+    "$(tr ' ' '\n' <<<"${FINAL[$run]}" | grep . | median)" "${WALL[$run]}"
+  if [[ $run != attic ]] && { [[ -z $best ]] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; }; then
+    best=$w
+  fi
+done
+echo "speed-up: the fastest peer's $best s / attic's $(tr ' ' '\n' <<<"${WALL[attic]}" | grep . | median) s = $(ratio "$best" "$(tr ' ' '\n' <<<"${WALL[attic]}" | grep . | median)")x"
+echo "(wall seconds from the command's start, torch's import included, to the evaluation at"
+echo " iteration 2000, medians over the rounds; val @2000 is that evaluation (eval_iters 20);"
+echo " the last column evaluates 400 batches afterwards: attic eval of the best checkpoint,"
+echo " the peer's model after its last step)"
+echo
+fi
