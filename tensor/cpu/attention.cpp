@@ -92,6 +92,30 @@ void dropout_rows(T* D, int64_t ldd, const T* P, int64_t ldp, int64_t at, int64_
   }
 }
 
+// Rows of a matrix: the first one's pointer and their pitch.
+template <class T>
+struct RowsOf {
+  const T* p;
+  int64_t ld;
+};
+
+// The weights that a block of query rows [i0, i0 + rows) multiplies with v (forward) or
+// whose transpose multiplies dout (backward): D = dropout(P) written to the scratch D (rows
+// ldd apart) when p > 0, else P itself, or P's rows copied to D when `copy` (P's rows 4 KiB
+// apart, which the GEMM would pack: see scratch_pitch). P's rows are ldp apart.
+template <class T>
+RowsOf<T> block_weights(T* D, int64_t ldd, const T* P, int64_t ldp, int64_t at, int64_t i0,
+                        int64_t rows, int64_t Tk, int64_t vis, bool causal, double p,
+                        uint64_t key, bool copy) {
+  if (p > 0) {
+    dropout_rows(D, ldd, P, ldp, at, i0, rows, Tk, vis, causal, p, key);
+    return {D, ldd};
+  }
+  if (!copy) return {P, ldp};
+  for (int64_t r = 0; r < rows; ++r) std::copy(P + r * ldp, P + r * ldp + vis, D + r * ldd);
+  return {D, ldd};
+}
+
 // The row pitch of a [rows, n] scratch matrix: n, plus one cache line when n elements are a
 // multiple of 4 KiB. Rows 4 KiB apart map to the same few L1 sets, so the GEMM copies
 // (packs) such a matrix before reading it (see reads_a_in_place in gemm.cpp); a padded one
@@ -203,14 +227,8 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
           softmax_rows(Sb, lds, i0, rows, Tk, causal, s, in_att ? Tk : vis);
           // out = P v (or D v) over the visible keys; the diagonal block's P is zero above
           // its diagonal, so row i sums j <= i only.
-          const T* W = Sb;
-          int64_t ldw = lds;
-          if (dropout_p > 0) {
-            dropout_rows(D.data(), ld, Sb, lds, off[1], i0, rows, Tk, vis, causal, dropout_p,
-                         dropout_key);
-            W = D.data();
-            ldw = ld;
-          }
+          const auto [W, ldw] = block_weights(D.data(), ld, Sb, lds, off[1], i0, rows, Tk, vis,
+                                              causal, dropout_p, dropout_key, false);
           gemm<T>(rows, hv, rect, W, ldw, 1, pv, sv.r, sv.c, ob, so.r);
           gemm<T>(rows, hv, vis - rect, W + rect, ldw, 1, pv + rect * sv.r, sv.r, sv.c, ob, so.r,
                   lower_a, /*accumulate=*/true);
@@ -285,19 +303,8 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
           // 4 KiB apart are first copied to the padded scratch: the GEMM reads that where it
           // lies, and would otherwise pack Pᵀ column by column from rows that evict each
           // other in L1 (the backward 6 % faster at T = 1024).
-          const T* W = Pb;
-          int64_t ldw = Tk;
-          if (dropout_p > 0) {
-            dropout_rows(D.data(), ld, Pb, Tk, off[7], i0, rows, Tk, vis, causal, dropout_p,
-                         dropout_key);
-            W = D.data();
-            ldw = ld;
-          } else if (ld != Tk) {
-            for (int64_t r = 0; r < rows; ++r)
-              std::copy(Pb + r * Tk, Pb + r * Tk + vis, D.data() + r * ld);
-            W = D.data();
-            ldw = ld;
-          }
+          const auto [W, ldw] = block_weights(D.data(), ld, Pb, Tk, off[7], i0, rows, Tk, vis,
+                                              causal, dropout_p, dropout_key, ld != Tk);
           gemm<T>(rect, hv, rows, W, 1, ldw, db, sd.r, sd.c, dvh, ldv, Triangle::kNone, true);
           gemm<T>(vis - rect, hv, rows, W + rect, 1, ldw, db, sd.r, sd.c, dvh + rect * ldv, ldv,
                   upper_a, true);
