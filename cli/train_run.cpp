@@ -19,6 +19,7 @@
 #include "cli/device.h"
 #include "cli/estimate_loss.h"
 #include "cli/lm_factory.h"
+#include "cli/out_of_memory.h"
 #include "cli/train_config.h"
 #include "data/text_dataset.h"
 #include "optim/optim.h"
@@ -165,8 +166,12 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   const TextDataset data = load_dataset(cfg);
 
   manual_seed(uint64_t(cfg.seed));
-  std::unique_ptr<TrainableLM> lm = make_lm(cfg, data.vocab_size());
-  lm->module().to(device);
+  std::unique_ptr<TrainableLM> lm =
+      naming_settings("train: building the model", model_size_settings(cfg), [&] {
+        std::unique_ptr<TrainableLM> m = make_lm(cfg, data.vocab_size());
+        m->module().to(device);
+        return m;
+      });
   optim::AdamW opt = lm->configure_optimizers(cfg.weight_decay, cfg.learning_rate,
                                               {cfg.beta1, cfg.beta2});
   State s;
@@ -181,11 +186,13 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
     optim::set_lr(opt, cfg.lr_at(s.iter));
     if (s.iter % cfg.eval_interval == 0) {
       if (live) std::cerr << "\r\033[K" << std::flush;
-      evaluate_and_checkpoint(cfg, opts, data, *lm, opt, device, s);
+      naming_settings("train: evaluating", step_size_settings(cfg),
+                      [&] { evaluate_and_checkpoint(cfg, opts, data, *lm, opt, device, s); });
     }
     if (s.iter == first_iter && cfg.eval_only) break;
     const auto t0 = Clock::now();
-    const double loss = train_step(cfg, data, *lm, opt, device);
+    const double loss = naming_settings("train: a training step", step_size_settings(cfg),
+                                        [&] { return train_step(cfg, data, *lm, opt, device); });
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     s.train_ms += ms;
     if (s.iter > first_iter) {

@@ -51,7 +51,7 @@ class Backend {
 
   // ---- memory
   virtual void* allocate(size_t nbytes) = 0;
-  virtual void deallocate(void* ptr, size_t nbytes) = 0;
+  virtual void deallocate(void* ptr, size_t nbytes) noexcept = 0;
   // host <-> this device, contiguous bytes
   virtual void copy_from_host(void* dst, const void* src, size_t nbytes) = 0;
   virtual void copy_to_host(void* dst, const void* src, size_t nbytes) = 0;

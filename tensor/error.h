@@ -15,8 +15,18 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A backend could not allocate a tensor's storage. A caller that knows which setting sized
+// the tensor (the CLI: n_layer, block_size, batch_size ...) catches it and names the setting.
+class OutOfMemory : public Error {
+ public:
+  using Error::Error;
+};
+
 // "[4, 3]": how every message prints a shape.
 std::string str(const std::vector<int64_t>& shape);
+
+// "11.2 GiB": how every message prints a size in bytes.
+std::string str_bytes(uint64_t n);
 
 // fail("matmul: ", str(a), " @ ", str(b), ": inner dimensions ", 3, " and ", 4, " differ")
 // streams its arguments into one message and throws attic::Error.

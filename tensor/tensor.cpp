@@ -6,6 +6,7 @@
 #include "tensor/tensor.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
@@ -17,6 +18,19 @@ std::string str(const std::vector<int64_t>& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + "]";
+}
+
+std::string str_bytes(uint64_t n) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = double(n);
+  int u = 0;
+  while (v >= 1024 && u < 6) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return buf;
 }
 
 // ---------------------------------------------------------------- Storage, TensorImpl
@@ -41,10 +55,23 @@ Shape contiguous_strides(const Shape& shape) {
   return s;
 }
 
+// The product of the sizes. Sizes come from users (a block_size of 2^62, a checkpoint's
+// metadata), so the product is checked: a wrapped count would allocate a small block for a
+// huge tensor. The nonzero sizes' product must fit too, since contiguous_strides multiplies
+// them whatever the zeros are.
 int64_t numel_of(const Shape& shape) {
   int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  return n;
+  bool empty = false;
+  for (int64_t s : shape) {
+    if (s == 0) {
+      empty = true;
+      continue;
+    }
+    if (s < 0 || __builtin_mul_overflow(n, s, &n))
+      throw OutOfMemory("a tensor of shape " + str(shape) +
+                        " is too large: its element count does not fit in int64");
+  }
+  return empty ? 0 : n;
 }
 
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
@@ -175,7 +202,16 @@ Tensor empty(const Shape& shape, TensorOptions o) {
     ATTIC_CHECK(s >= 0, "empty: negative size in shape ", attic::str(shape));
   auto t = std::make_shared<TensorImpl>();
   const int64_t n = numel_of(shape);
-  t->storage = std::make_shared<Storage>(size_t(n) * dtype_size(o.dtype_), o.device_);
+  uint64_t nbytes = 0;
+  if (__builtin_mul_overflow(uint64_t(n), uint64_t(dtype_size(o.dtype_)), &nbytes))
+    throw OutOfMemory("a tensor of shape " + attic::str(shape) +
+                      " is too large: its size in bytes does not fit in 64 bits");
+  try {
+    t->storage = std::make_shared<Storage>(size_t(nbytes), o.device_);
+  } catch (const OutOfMemory& e) {
+    throw OutOfMemory("a " + std::string(dtype_name(o.dtype_)) + " tensor of shape " +
+                      attic::str(shape) + " needs " + str_bytes(nbytes) + ": " + e.what());
+  }
   t->shape = shape;
   t->strides = contiguous_strides(shape);
   t->dtype = o.dtype_;

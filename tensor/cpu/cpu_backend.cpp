@@ -127,20 +127,29 @@ void* CpuBackend::allocate(size_t nbytes) {
     }
   }
   void* p = std::aligned_alloc(64, cls);
-  if (!p) fail("cpu: out of memory allocating ", nbytes, " bytes");
+  if (!p) {
+    g_live.fetch_sub(nbytes, std::memory_order_relaxed);
+    throw OutOfMemory("cpu: out of memory allocating " + str_bytes(nbytes) + " (" +
+                      std::to_string(nbytes) + " bytes)");
+  }
   return p;
 }
 
-void CpuBackend::deallocate(void* ptr, size_t nbytes) {
+// Runs in destructors, often while an exception (out of memory among them) unwinds, so it
+// must not throw: where the cache cannot grow its list, the block goes back to the system.
+void CpuBackend::deallocate(void* ptr, size_t nbytes) noexcept {
   g_live.fetch_sub(nbytes, std::memory_order_relaxed);
   if (kCaching) {
     const size_t cls = size_class(nbytes);
     Cache& c = cache();
     std::lock_guard<std::mutex> lock(c.mu);
     if (c.cached + cls <= effective_limit(c)) {
-      c.free[cls].push_back(ptr);
-      c.cached += cls;
-      return;
+      try {
+        c.free[cls].push_back(ptr);
+        c.cached += cls;
+        return;
+      } catch (const std::bad_alloc&) {
+      }
     }
   }
   std::free(ptr);

@@ -38,19 +38,21 @@ void spin_until(Ready ready) {
 class Pool {
  public:
   // workers: the number of threads to start (the caller of parallel_for is not one of them).
+  // When the system refuses a thread (std::system_error: a process or memory limit), the
+  // threads already started are stopped and joined before the error leaves: a std::thread
+  // destroyed while joinable calls std::terminate.
   explicit Pool(int workers) {
-    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+    try {
+      for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+    } catch (const std::exception& e) {
+      const size_t started = threads_.size();
+      stop_and_join();
+      fail("thread pool: the system refused to start worker thread ", started + 1, " of ",
+           workers, " (", e.what(), "); ask for fewer threads (--threads or ATTIC_NUM_THREADS)");
+    }
   }
 
-  // Runs what is still queued, then joins every worker.
-  ~Pool() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    for (std::thread& t : threads_) t.join();
-  }
+  ~Pool() { stop_and_join(); }
 
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -71,6 +73,16 @@ class Pool {
   }
 
  private:
+  // Runs what is still queued, then joins every worker.
+  void stop_and_join() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
   void work() {
     t_in_parallel = true;
     for (;;) {

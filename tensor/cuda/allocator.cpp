@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <unordered_map>
 #include <vector>
 
@@ -92,8 +93,8 @@ void* CudaBackend::allocate(size_t nbytes) {
         err = cudaMalloc(&block, cls);
       }
       if (err != cudaSuccess)
-        fail("cuda: out of device memory allocating ", nbytes, " bytes (",
-             p.stats.in_use_bytes, " in use): ", cudaGetErrorString(err));
+        throw OutOfMemory("cuda: out of device memory allocating " + str_bytes(nbytes) + " (" +
+                          str_bytes(p.stats.in_use_bytes) + " in use): " + cudaGetErrorString(err));
       ++p.stats.device_mallocs;
     }
     p.stats.in_use_bytes += cls;
@@ -102,7 +103,9 @@ void* CudaBackend::allocate(size_t nbytes) {
   }
 }
 
-void CudaBackend::deallocate(void* ptr, size_t nbytes) {
+// Runs in destructors, often while an exception unwinds, so it must not throw: where the
+// cache cannot grow its list, the block goes back to the device.
+void CudaBackend::deallocate(void* ptr, size_t nbytes) noexcept {
   Pool& p = pool();
   std::lock_guard<std::mutex> lock(p.mu);
   const size_t cls = size_class(nbytes);
@@ -115,8 +118,12 @@ void CudaBackend::deallocate(void* ptr, size_t nbytes) {
     cudaFree(static_cast<char*>(ptr) - p.guard);
     return;
   }
-  p.free[cls].push_back(ptr);
-  p.stats.cached_bytes += cls;
+  try {
+    p.free[cls].push_back(ptr);
+    p.stats.cached_bytes += cls;
+  } catch (const std::bad_alloc&) {
+    cudaFree(ptr);
+  }
 }
 
 AllocatorStats allocator_stats() {

@@ -74,7 +74,7 @@ class CudaBackend final : public Backend {
  public:
   Device device() const override { return Device::CUDA; }
   void* allocate(size_t nbytes) override;
-  void deallocate(void* ptr, size_t nbytes) override;
+  void deallocate(void* ptr, size_t nbytes) noexcept override;
   void copy_from_host(void* dst, const void* src, size_t nbytes) override;
   void copy_to_host(void* dst, const void* src, size_t nbytes) override;
 
