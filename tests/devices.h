@@ -1,4 +1,5 @@
-// The devices a test can run on here, and the skip line for tests that need a GPU.
+// The devices a test can run on here, and the skip lines for tests that need a GPU or an
+// uninstrumented build.
 #pragma once
 
 #include <iostream>
@@ -22,6 +23,27 @@ inline bool skip_without_cuda() {
   if (cuda_available()) return false;
   std::cout << "skipped: no CUDA device" << std::endl;
   return true;
+}
+
+// AddressSanitizer reserves terabytes of address space for its shadow memory and aborts on
+// an allocation it cannot serve instead of reporting it, so tests that limit memory
+// (ulimit -v) or ask for an impossible block mean nothing under it.
+#if defined(__SANITIZE_ADDRESS__)
+#define ATTIC_TEST_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ATTIC_TEST_UNDER_ASAN 1
+#endif
+#endif
+
+// In a test that exhausts memory on purpose: `if (skip_under_asan()) return;`.
+inline bool skip_under_asan() {
+#ifdef ATTIC_TEST_UNDER_ASAN
+  std::cout << "skipped: AddressSanitizer cannot run out of memory politely" << std::endl;
+  return true;
+#else
+  return false;
+#endif
 }
 
 }  // namespace attic::testing

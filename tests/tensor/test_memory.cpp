@@ -1,7 +1,12 @@
 // memory_stats: the bytes attic's allocator holds, and the most it held since a reset.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <type_traits>
+
+#include "devices.h"
 #include "ops/ops.h"
+#include "tensor/cpu/cpu_backend.h"
 #include "tensor/memory.h"
 
 using namespace attic;
@@ -46,3 +51,46 @@ TEST_CASE("memory_stats for CUDA in a build without it is an error", "[tensor][m
   CHECK_THROWS_WITH(reset_peak_memory(Device::CUDA), Catch::Contains("built without CUDA"));
 }
 #endif
+
+TEST_CASE("str_bytes writes a size in the largest binary unit below it", "[tensor][memory]") {
+  CHECK(str_bytes(0) == "0 bytes");
+  CHECK(str_bytes(1023) == "1023 bytes");
+  CHECK(str_bytes(1536) == "1.5 KiB");
+  CHECK(str_bytes(uint64_t(12) << 40) == "12.0 TiB");
+}
+
+TEST_CASE("numel_of refuses a shape whose element count overflows int64", "[tensor][memory]") {
+  CHECK(numel_of({3, 0, int64_t(1) << 61}) == 0);
+  CHECK(numel_of({int64_t(1) << 31, int64_t(1) << 31}) == int64_t(1) << 62);
+  // 2^62 * 4 wraps to 0 in int64: a tensor of [64, 4, 2^62] would be allocated empty.
+  CHECK_THROWS_AS(numel_of({64, 4, int64_t(1) << 62}), OutOfMemory);
+  CHECK_THROWS_WITH(numel_of({64, 4, int64_t(1) << 62}),
+                    Catch::Contains("[64, 4, 4611686018427387904]") &&
+                        Catch::Contains("does not fit in int64"));
+  // The nonzero sizes must fit too: contiguous strides multiply them.
+  CHECK_THROWS_AS(numel_of({0, int64_t(1) << 62, 8}), OutOfMemory);
+}
+
+TEST_CASE("empty refuses a tensor whose bytes overflow, naming its shape", "[tensor][memory]") {
+  // 2^62 elements fit in int64, but 2^62 float32s are 2^64 bytes.
+  CHECK_THROWS_WITH(empty({int64_t(1) << 62}),
+                    Catch::Contains("[4611686018427387904]") && Catch::Contains("64 bits"));
+}
+
+TEST_CASE("empty names the shape and the size when the backend has no memory for it",
+          "[tensor][memory]") {
+  if (attic::testing::skip_under_asan()) return;
+  const MemoryStats before = memory_stats(Device::CPU);
+  // 2^50 float32s: 4 PiB, more than any machine here can map.
+  CHECK_THROWS_AS(empty({int64_t(1) << 25, int64_t(1) << 25}), OutOfMemory);
+  CHECK_THROWS_WITH(empty({int64_t(1) << 25, int64_t(1) << 25}),
+                    Catch::Contains("[33554432, 33554432]") && Catch::Contains("4.0 PiB"));
+  // The failed allocation is not counted as held.
+  CHECK(memory_stats(Device::CPU).in_use == before.in_use);
+}
+
+TEST_CASE("a backend frees without throwing, so a destructor can free while unwinding",
+          "[tensor][memory]") {
+  STATIC_REQUIRE(noexcept(std::declval<cpu::CpuBackend&>().deallocate(nullptr, 0)));
+  STATIC_REQUIRE(noexcept(std::declval<Backend&>().deallocate(nullptr, 0)));
+}

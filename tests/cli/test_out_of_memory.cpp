@@ -1,0 +1,68 @@
+// Training that runs out of memory, or is refused threads, ends in one line naming the
+// settings that asked for too much, and exit 2: never std::terminate.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <string>
+
+#include <sys/wait.h>
+
+#include "cli/cli_helpers.h"
+#include "devices.h"
+
+using namespace attic::testing;
+
+namespace {
+
+// Runs `attic <args>` under `ulimit -v <kib>`: the address space a small laptop might give.
+Run attic_run_limited(long kib, const std::string& args) {
+  const std::string cmd = "ulimit -v " + std::to_string(kib) + " && exec " +
+                          std::string(ATTIC_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// Exactly one error line, and no sign of std::terminate.
+void check_one_clean_line(const Run& r) {
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(lines_matching(r.out, "^attic: ").size() == 1);
+  CHECK(r.out.find("terminate") == std::string::npos);
+  CHECK(r.out.find("std::bad_alloc") == std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("a model too large for memory names n_layer and the size it asked for",
+          "[cli][memory]") {
+  if (skip_under_asan()) return;
+  Scratch s;
+  const Run r = attic_run_limited(1000000, "train " + s.tiny("out") + " --n_layer=100000");
+  check_one_clean_line(r);
+  CHECK(r.out.find("building the model") != std::string::npos);
+  CHECK(r.out.find("n_layer=100000") != std::string::npos);
+  CHECK(r.out.find("ran out of memory") != std::string::npos);
+}
+
+TEST_CASE("threads the system refuses end in one line that says to ask for fewer",
+          "[cli][memory]") {
+  if (skip_under_asan()) return;
+  Scratch s;
+  // Each thread reserves its stack (8 MiB by default) out of the 1 GB.
+  const Run r = attic_run_limited(1000000, "train " + s.tiny("out") + " --threads=200");
+  check_one_clean_line(r);
+  CHECK(r.out.find("thread pool") != std::string::npos);
+  CHECK(r.out.find("--threads") != std::string::npos);
+}
+
+TEST_CASE("a block_size whose tensors cannot be counted names the settings", "[cli][memory]") {
+  Scratch s;
+  const Run r = attic_run("train " + s.tiny("out") + " --block_size=4611686018427387904");
+  check_one_clean_line(r);
+  CHECK(r.out.find("block_size=4611686018427387904") != std::string::npos);
+}
