@@ -21,9 +21,12 @@
 #     from start to its evaluation at iteration 2000: attic train against
 #     bench/peer/train_peer.py under each peer, RECIPE_ROUNDS alternating rounds, as wall
 #     seconds, with both sides' val loss at 2000 and over 400 batches afterwards.
+#  7. An AVX2 laptop: the laptop step of section 1, with attic built for x86-64-v3 (AVX2 + FMA,
+#     no AVX-512; build-avx2/) and PyTorch held to AVX2 (ATEN_CPU_CAPABILITY, and MKL's and
+#     oneDNN's own switches), on a CPU that has AVX2.
 # SECTIONS="1 6" runs only those sections.
 # PyTorch is the current release from PyPI, in build/peer-venv (scripts/install-peer.sh),
-# with its own defaults: no CPU-specific tuning variable is set. Each side is given the
+# with its own defaults: no CPU-specific tuning variable is set (section 7 aside). Each side is given the
 # run's thread count (attic's --threads, torch.set_num_threads) and nothing else.
 #   bench/peer/compare.sh        ROUNDS=5 ITERS=100 SWEEP_ITERS=10 bench/peer/compare.sh
 set -euo pipefail
@@ -33,7 +36,8 @@ ROUNDS=${ROUNDS:-3}
 SWEEP_ITERS=${SWEEP_ITERS:-10}
 BIG_ITERS=${BIG_ITERS:-2}
 RECIPE_ROUNDS=${RECIPE_ROUNDS:-1}
-SECTIONS=${SECTIONS:-1 2 3 4 5 6}
+SECTIONS=${SECTIONS:-1 2 3 4 5 6 7}
+ATTIC=./build/attic  # section 7 swaps in the AVX2 build
 want() { [[ " $SECTIONS " == *" $1 "* ]]; }
 PEERS=(eager sdpa-fused compile)
 PY=${PEER_PYTHON:-$(scripts/install-peer.sh)}
@@ -70,7 +74,7 @@ step_row() {
   local rounds_ratio=() a best v p side attic_peak=
   for ((r = 0; r < rounds; r++)); do
     local line
-    line=$(./build/attic bench train "$@" --threads="$t" --iters="$iters" --warmup="$warmup" --json=true)
+    line=$("$ATTIC" bench train "$@" --threads="$t" --iters="$iters" --warmup="$warmup" --json=true)
     a=$(field ms_per_iter <<<"$line")
     ms[attic]+="$a "
     rss[attic]+="$(field peak_rss_bytes <<<"$line") "
@@ -242,4 +246,24 @@ echo " iteration 2000, medians over the rounds; val @2000 is that evaluation (ev
 echo " the last column evaluates 400 batches afterwards: attic eval of the best checkpoint,"
 echo " the peer's model after its last step)"
 echo
+fi
+
+if want 7; then
+echo "== 7. an AVX2 laptop: the laptop step, attic built with -march=x86-64-v3, PyTorch held to AVX2, $ROUNDS rounds of $ITERS steps"
+if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; then
+  cmake -S . -B build-avx2 -DCMAKE_BUILD_TYPE=Release -DATTIC_NATIVE=OFF \
+    -DCMAKE_CXX_FLAGS=-march=x86-64-v3 >/dev/null
+  cmake --build build-avx2 -j"$(nproc)" --target attic_cli >/dev/null
+  header "shape"
+  (
+    ATTIC=./build-avx2/attic
+    # PyTorch's own kernels, MKL's GEMM and oneDNN's each pick their ISA at run time.
+    export ATEN_CPU_CAPABILITY=avx2 MKL_ENABLE_INSTRUCTIONS=AVX2 ONEDNN_MAX_CPU_ISA=AVX2
+    "$PY" -c 'import torch; print("peer ISA:", torch.backends.cpu.get_cpu_capability())'
+    for t in 1 2; do step_row "cpu, AVX2" "$t" "$ITERS" 5 "$ROUNDS" --preset=cpu; done
+  )
+  footer
+else
+  echo "skipped: this CPU has no AVX2 + FMA"
+fi
 fi

@@ -29,6 +29,8 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 #pragma GCC diagnostic pop
+#elif defined(__AVX__)
+#include <immintrin.h>
 #endif
 
 #include "tensor/cpu/gemm.h"
@@ -209,6 +211,40 @@ inline void pack_b_transposed(int64_t kc16, const float* b, int64_t csb, float* 
       for (int k = 0; k < 16; ++k) _mm512_storeu_ps(Bp + (k0 + k) * NR + h, r[k]);
     }
 }
+#elif defined(__AVX__)
+// r[0..7]: an 8 x 8 float block, one row per register -> its transpose, in three rounds of
+// shuffles (log2 8), as transpose16x16 above: unpack lo/hi interleave single floats, shuffle_ps
+// float pairs, and permute2f128 swaps the 128-bit halves between rows i and i + 4.
+inline void transpose8x8(__m256 r[8]) {
+  __m256 t[8], u[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int g = 0; g < 2; ++g) {
+    u[4 * g + 0] = _mm256_shuffle_ps(t[4 * g], t[4 * g + 2], 0x44);
+    u[4 * g + 1] = _mm256_shuffle_ps(t[4 * g], t[4 * g + 2], 0xEE);
+    u[4 * g + 2] = _mm256_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0x44);
+    u[4 * g + 3] = _mm256_shuffle_ps(t[4 * g + 1], t[4 * g + 3], 0xEE);
+  }
+  // u[c] holds rows 0-3 at columns c (low half) and c + 4 (high half); u[4 + c] rows 4-7.
+  for (int c = 0; c < 4; ++c) {
+    r[c] = _mm256_permute2f128_ps(u[c], u[4 + c], 0x20);
+    r[c + 4] = _mm256_permute2f128_ps(u[c], u[4 + c], 0x31);
+  }
+}
+
+// pack_b_transposed for 256-bit registers: 8 x 8 blocks, kc8 a multiple of 8.
+inline void pack_b_transposed(int64_t kc8, const float* b, int64_t csb, float* Bp) {
+  constexpr int NR = Blocking<float>::NR;
+  for (int64_t k0 = 0; k0 < kc8; k0 += 8)
+    for (int h = 0; h < NR; h += 8) {
+      __m256 r[8];
+      for (int j = 0; j < 8; ++j) r[j] = _mm256_loadu_ps(b + (h + j) * csb + k0);
+      transpose8x8(r);
+      for (int k = 0; k < 8; ++k) _mm256_storeu_ps(Bp + (k0 + k) * NR + h, r[k]);
+    }
+}
 #endif
 
 // B [kc, nc] (strides rsb, csb) -> Bp: strips of NR columns, each stored k-major:
@@ -220,10 +256,11 @@ void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp)
     const int64_t n = std::min<int64_t>(NR, nc - j0);
     const T* b = B + j0 * csb;
     int64_t k = 0;
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) || defined(__AVX__)
     if constexpr (std::is_same_v<T, float>) {
+      constexpr int64_t kBlock = kVecBytes / 4;  // the transpose's block: 16, or 8 floats
       if (rsb == 1 && csb != 1 && n == NR) {
-        k = kc / 16 * 16;
+        k = kc / kBlock * kBlock;
         pack_b_transposed(k, b, csb, Bp);
       }
     }
