@@ -7,6 +7,7 @@
 //
 // Run the executable alone to see the tally (accepted, crashed, unnamed of N).
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -449,4 +450,105 @@ TEST_CASE("every corrupted checkpoint of the corpus is refused with one line nam
     INFO(o.case_name << " (" << o.command << "):\n" << o.out);
     CHECK(o.verdict == "ok");
   }
+}
+
+TEST_CASE("a save stopped between its commit and its last rename resumes from the new pair",
+          "[cli][checkpoint]") {
+  Scratch s;
+  const std::string flags = " --eval_interval=1 --always_save_checkpoint=true --eval_iters=1";
+  REQUIRE(attic_run("train " + s.tiny("old") + flags + " --max_iters=1").code == 0);
+  REQUIRE(attic_run("train " + s.tiny("new") + flags + " --max_iters=2").code == 0);
+  // Killed after step 2: ckpt.safetensors is iteration 2's, whose optimizer is still
+  // optim.safetensors.next, and optim.safetensors is iteration 1's.
+  const std::string dir = s.path("new");
+  fs::rename(dir + "/optim.safetensors", dir + "/optim.safetensors.next");
+  fs::copy_file(s.path("old") + "/optim.safetensors", dir + "/optim.safetensors");
+  Run r = attic_run("train --init_from=resume --max_iters=3 --out_dir=" + dir);
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(lines_matching(r.out, "^resuming from .* at iteration 2$").size() == 1);
+  CHECK_FALSE(fs::exists(dir + "/optim.safetensors.next"));
+
+  // Killed while writing step 1's file: the old pair stands, the torn file is ignored.
+  write_bytes(dir + "/optim.safetensors.next", "torn");
+  r = attic_run("train --init_from=resume --max_iters=4 --out_dir=" + dir);
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(lines_matching(r.out, "^resuming from .* at iteration 3$").size() == 1);
+}
+
+TEST_CASE("--reset_optimizer=true resumes from the model alone", "[cli][checkpoint]") {
+  Scratch s;
+  const std::string flags = " --eval_interval=1 --always_save_checkpoint=true --eval_iters=1";
+  REQUIRE(attic_run("train " + s.tiny("out") + flags + " --max_iters=2").code == 0);
+  fs::remove(s.path("out/optim.safetensors"));
+  Run r = attic_run("train --init_from=resume --max_iters=3 --out_dir=" + s.path("out"));
+  CHECK(r.code == 2);
+  r = attic_run("train --init_from=resume --max_iters=3 --reset_optimizer=true --out_dir=" + s.path("out"));
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(lines_matching(r.out, "^resuming from .* at iteration 2$").size() == 1);
+  // It acts once: the checkpoint it wrote resumes with its own optimizer state.
+  r = attic_run("train --init_from=resume --max_iters=4 --out_dir=" + s.path("out"));
+  CHECK(r.code == 0);
+  CHECK(lines_matching(r.out, "^reset_optimizer").empty());
+  check_one_line(attic_run("train " + s.tiny("other") + " --reset_optimizer=true --max_iters=1"),
+                 "reset_optimizer = true needs init_from = resume (a new run has a new optimizer anyway)");
+}
+
+TEST_CASE("a second training into the same out_dir fails at once naming the first", "[cli][checkpoint]") {
+  Scratch s;
+  fs::create_directories(s.path("out"));
+  const std::string lock = s.path("out/train.lock");
+  {
+    // A lock file left by a process that is gone holds no lock: it does not block.
+    write_bytes(lock, "999999999\n");
+    CHECK(attic_run("train " + s.tiny("out") + " --max_iters=1 --eval_interval=1").code == 0);
+  }
+  // This process holds the lock, as a running attic train would.
+  const int fd = ::open(lock.c_str(), O_RDWR);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  write_bytes(lock, std::to_string(::getpid()) + "\n");
+  Run r = attic_run("train " + s.tiny("out") + " --max_iters=1");
+  check_one_line(r, "out_dir '" + s.path("out") + "' is in use by another process (pid " +
+                        std::to_string(::getpid()) + " holds '" + lock + "')");
+  r = attic_run("train --init_from=resume --max_iters=2 --out_dir=" + s.path("out"));
+  CHECK(r.code == 2);
+  // Readers take no lock.
+  CHECK(attic_run("eval --out_dir=" + s.path("out")).code == 0);
+  CHECK(attic_run("sample --out_dir=" + s.path("out") + " --max_new_tokens=5 --num_samples=1").code == 0);
+  ::close(fd);
+  CHECK(attic_run("train --init_from=resume --max_iters=2 --out_dir=" + s.path("out")).code == 0);
+}
+
+TEST_CASE("two attic trains into one out_dir: the second fails while the first saves, readers read",
+          "[cli][checkpoint]") {
+  Scratch s;
+  const std::string out = s.path("out");
+  // The first saves at every iteration for far longer than this test waits.
+  const std::string pid_file = s.path("first.pid");
+  REQUIRE(std::system(("(" + std::string(ATTIC_BIN) + " train " + s.tiny("out") +
+                       " --eval_interval=1 --always_save_checkpoint=true --eval_iters=1"
+                       " --max_iters=1000000 > " + s.path("first.log") + " 2>&1 & echo $! > " +
+                       pid_file + ")").c_str()) == 0);
+  const std::string first = [&] {
+    std::string p = read_bytes(pid_file);
+    return p.substr(0, p.find('\n'));
+  }();
+  REQUIRE_FALSE(first.empty());
+  // Once its first checkpoint is there, it holds the lock.
+  for (int i = 0; i < 600 && !fs::exists(out + "/ckpt.safetensors"); ++i) ::usleep(50000);
+  REQUIRE(fs::exists(out + "/ckpt.safetensors"));
+  Run second = attic_run("train " + s.tiny("out") + " --max_iters=1");
+  const bool first_alive = ::kill(std::stoi(first), 0) == 0;
+  int read_ok = 0;
+  for (int i = 0; i < 5; ++i) read_ok += attic_run("eval --out_dir=" + out).code == 0;
+  ::kill(std::stoi(first), SIGKILL);
+  INFO(second.out << read_bytes(s.path("first.log")).substr(0, 2000));
+  REQUIRE(first_alive);
+  check_one_line(second, "out_dir '" + out + "' is in use by another process (pid " + first +
+                             " holds '" + out + "/train.lock')");
+  CHECK(read_ok == 5);
+  for (int i = 0; i < 100 && ::kill(std::stoi(first), 0) == 0; ++i) ::usleep(20000);
 }
