@@ -26,7 +26,7 @@ Restored restore(const std::string& out_dir, const Options& given = Options());
 
 // The config `attic train --init_from=resume` runs with: TrainConfig::from_checkpoint of
 // out_dir's checkpoint, checked against the checkpoint's tensors, so that the model
-// train_run builds is the one the file holds.
+// train_run builds is the one the file holds. reset_optimizer is true only if given.
 TrainConfig resume_config(const std::string& out_dir, const Options& given);
 
 }  // namespace attic::cli

@@ -125,12 +125,6 @@ TrainConfig TrainConfig::from_checkpoint(const CheckpointInfo& info, const std::
   ATTIC_CHECK(nul == std::string::npos, "checkpoint '", model_path(out_dir),
               "': its config holds a NUL byte at offset ", nul);
   o.load_text(info.config, "the config in " + model_path(out_dir), nullptr);
-  c.reset_optimizer = false;
-  try {
-    c.validate();
-  } catch (const Error& e) {
-    fail("checkpoint '", model_path(out_dir), "': its config: ", e.what());
-  }
   for (const auto& [key, text] : given.assigned()) {
     if (o.kind(key) == KeyKind::Setting) {
       o.set(key, text);

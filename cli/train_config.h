@@ -68,8 +68,6 @@ struct TrainConfig {
   // config-file parser, then the keys that `given` (a command line) assigned, in order. A
   // model key given with another value than the checkpoint's is an error naming both, as
   // the weights have the checkpoint's shape. out_dir is the folder the checkpoint is in.
-  // The saved config must pass validate() by itself: an error names the checkpoint file.
-  // reset_optimizer is never taken from the checkpoint: it acts once, where it is given.
   static TrainConfig from_checkpoint(const CheckpointInfo& info, const std::string& out_dir,
                                      const Options& given = Options());
   // Range checks that no single key can express; throws attic::Error.
