@@ -1,18 +1,51 @@
 #include "cli/restore.h"
 
+#include "cli/checkpoint_shapes.h"
+
 namespace attic::cli {
+
+// The config the checkpoint was saved with, alone: it must pass validate() by itself, and
+// its errors are the file's, not the command line's.
+static TrainConfig saved_config(const CheckpointFile& file, const std::string& out_dir) {
+  const TrainConfig saved = TrainConfig::from_checkpoint(file.info, out_dir);
+  naming_file(file.path, [&] { saved.validate(); });
+  return saved;
+}
 
 Restored restore(const std::string& out_dir, const Options& given) {
   Restored r;
-  r.info = read_checkpoint_info(out_dir);
+  const CheckpointFile file = read_checkpoint(out_dir);
+  r.info = file.info;
+  (void)saved_config(file, out_dir);
   r.config = TrainConfig::from_checkpoint(r.info, out_dir, given);
   r.config.validate();
-  r.tokenizer = std::make_unique<CharTokenizer>(CharTokenizer::from_vocabulary(r.info.vocabulary));
-  r.model = make_lm(r.config, r.tokenizer->vocab_size());
-  load_model(out_dir, r.model->module(), r.config.block_attention(),
-             r.config.block_attention_options());
+  naming_file(file.path, [&] {
+    r.tokenizer = std::make_unique<CharTokenizer>(CharTokenizer::from_vocabulary(r.info.vocabulary));
+    check_config_against_tensors(r.config, r.tokenizer->vocab_size(), file.tensors, file.path);
+    r.model = make_lm(r.config, r.tokenizer->vocab_size());
+  });
+  load_model(file, r.model->module(), r.config.block_attention(), r.config.block_attention_options());
   r.model->module().eval();
   return r;
+}
+
+TrainConfig resume_config(const std::string& out_dir, const Options& given) {
+  const CheckpointFile file = read_checkpoint(out_dir);
+  const TrainConfig saved = saved_config(file, out_dir);
+  naming_file(file.path, [&] {
+    const CharTokenizer tokenizer = CharTokenizer::from_vocabulary(file.info.vocabulary);
+    check_config_against_tensors(saved, tokenizer.vocab_size(), file.tensors, file.path);
+    // Built once here, from the saved config alone, so that what the model's constructors
+    // refuse (n_embd not a multiple of n_head, an attention's unknown option) is reported as
+    // the checkpoint's error; the sizes now match the file, so this is no larger than it.
+    (void)make_lm(saved, tokenizer.vocab_size());
+  });
+  TrainConfig cfg = TrainConfig::from_checkpoint(file.info, out_dir, given);
+  // reset_optimizer acts once, where it is given: never taken from the checkpoint.
+  bool reset_given = false;
+  for (const auto& [key, text] : given.assigned()) reset_given = reset_given || key == "reset_optimizer";
+  if (!reset_given) cfg.reset_optimizer = false;
+  return cfg;
 }
 
 }  // namespace attic::cli

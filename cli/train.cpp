@@ -6,6 +6,7 @@
 #include "cli/checkpoint.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/restore.h"
 #include "cli/train_run.h"
 
 namespace attic::cli {
@@ -19,7 +20,7 @@ int train(const std::vector<std::string>& args) {
     return 0;
   if (cfg.init_from == "resume") {
     // opts stays bound to cfg
-    cfg = TrainConfig::from_checkpoint(read_checkpoint_info(cfg.out_dir), cfg.out_dir, opts);
+    cfg = resume_config(cfg.out_dir, opts);
   }
   cfg.validate();
   train_run(cfg, opts);

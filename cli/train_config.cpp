@@ -18,6 +18,8 @@ void TrainConfig::bind(Options& o) {
   o.bind("eval_only", eval_only, "evaluate once and exit");
   o.bind("always_save_checkpoint", always_save_checkpoint, "save at every eval, not only when val improves");
   o.bind("init_from", init_from, "scratch or resume (from out_dir)");
+  o.bind("reset_optimizer", reset_optimizer, "with init_from = resume: load the model alone and "
+         "start AdamW afresh (when optim.safetensors is lost or damaged)");
   o.bind("dataset", dataset, "text file to train on (default: the shipped Shakespeare), or digit_mul:4 / digit_mul:5 (generated)");
   o.bind("gradient_accumulation_steps", gradient_accumulation_steps, "micro-batches per step");
   o.bind("batch_size", batch_size, "B");
@@ -59,6 +61,8 @@ void TrainConfig::bind(Options& o) {
 void TrainConfig::validate() const {
   ATTIC_CHECK(init_from == "scratch" || init_from == "resume",
               "init_from must be scratch or resume, got '", init_from, "'");
+  ATTIC_CHECK(!reset_optimizer || init_from == "resume",
+              "reset_optimizer = true needs init_from = resume (a new run has a new optimizer anyway)");
   ATTIC_CHECK(model == "gpt" || model == "pooled_lm" || model == "elita" || model == "linformer",
               "model must be gpt, pooled_lm, elita or linformer, got '", model, "'");
   (void)nn::find_attention(attention);  // throws for a name it does not know, listing the known ones
@@ -115,6 +119,11 @@ TrainConfig TrainConfig::from_checkpoint(const CheckpointInfo& info, const std::
   TrainConfig c;
   Options o;
   c.bind(o);
+  // A config line is text: a NUL byte in it is damage, which a parser of C strings would
+  // quietly cut the line at.
+  const size_t nul = info.config.find('\0');
+  ATTIC_CHECK(nul == std::string::npos, "checkpoint '", model_path(out_dir),
+              "': its config holds a NUL byte at offset ", nul);
   o.load_text(info.config, "the config in " + model_path(out_dir), nullptr);
   for (const auto& [key, text] : given.assigned()) {
     if (o.kind(key) == KeyKind::Setting) {

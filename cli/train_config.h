@@ -22,6 +22,7 @@ struct TrainConfig {
   bool eval_only = false;
   bool always_save_checkpoint = true;
   std::string init_from = "scratch";  // or "resume"
+  bool reset_optimizer = false;       // resume: the model alone, with a fresh AdamW
   // data
   std::string dataset = "";  // a text file; empty: the shipped data/shakespeare_char/input.txt
   int64_t gradient_accumulation_steps = 1;

@@ -26,6 +26,7 @@
 #include "tensor/memory.h"
 #include "tensor/threads.h"
 #include "util/atomic_file.h"
+#include "util/file_lock.h"
 #include "viz/line_plot.h"
 
 namespace attic::cli {
@@ -62,12 +63,16 @@ TextDataset load_dataset(const TrainConfig& cfg) {
 // uninterrupted one would have.
 void resume(const TrainConfig& cfg, const TextDataset& data, nn::Module& model,
             optim::Optimizer& opt, State& s) {
-  const CheckpointInfo ckpt = read_checkpoint_info(cfg.out_dir);
+  const CheckpointFile file = read_checkpoint(cfg.out_dir);
+  const CheckpointInfo& ckpt = file.info;
   ATTIC_CHECK(ckpt.vocabulary == data.tokenizer().vocabulary(), "resume: the checkpoint in ",
               cfg.out_dir, " was trained on a different vocabulary than ",
               cfg.dataset_path());
-  load_model(cfg.out_dir, model, cfg.block_attention(), cfg.block_attention_options());
-  load_optimizer(cfg.out_dir, opt, ckpt.iter_num);
+  load_model(file, model, cfg.block_attention(), cfg.block_attention_options());
+  if (cfg.reset_optimizer)
+    std::cout << "reset_optimizer: AdamW starts afresh; " << optimizer_path(cfg.out_dir) << " is not read\n";
+  else
+    load_optimizer(cfg.out_dir, opt, ckpt);
   default_generator().set_state(ckpt.rng);
   s.iter = ckpt.iter_num;
   s.best_val = ckpt.best_val_loss;
@@ -100,7 +105,8 @@ void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const 
                        .vocabulary = data.tokenizer().vocabulary(),
                        .iter_num = s.iter,
                        .best_val_loss = s.best_val,
-                       .rng = default_generator().state()});
+                       .rng = default_generator().state(),
+                       .optimizer_fnv1a64 = ""});  // save_checkpoint fills it in
       std::cout << "saving checkpoint to " << cfg.out_dir << "\n";
     }
   }
@@ -161,6 +167,9 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   if (cfg.threads > 0) set_num_threads(int(cfg.threads));
   const Device device = device_from_flag(cfg.device);
   // Peak memory counts what this run adds to what the process held before it.
+  // One training per out_dir: the lock is held until the run returns or the process ends.
+  std::filesystem::create_directories(cfg.out_dir);
+  const util::FileLock lock(cfg.out_dir + "/train.lock", "out_dir '" + cfg.out_dir + "'");
   const size_t held_before = memory_stats(device).in_use;
   reset_peak_memory(device);
   const TextDataset data = load_dataset(cfg);

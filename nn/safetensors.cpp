@@ -8,6 +8,8 @@
 #include <system_error>
 #include <vector>
 
+#include "util/atomic_file.h"
+#include "util/fnv1a.h"
 #include "util/json.h"
 
 namespace attic::nn {
@@ -76,13 +78,30 @@ static std::string make_header(const std::string& path, const StateDict& tensors
   return header;
 }
 
-static void write_file(const std::string& tmp, const std::string& header, const StateDict& tensors) {
+// The metadata entry that holds the file's checksum, as the writer spells it in the header:
+// "fnv1a64":"<16 hex digits>". The digits are FNV-1a 64 (util/fnv1a.h) of the whole file
+// (length, header, buffer) as it reads with 16 '0's in their place, so the checksum covers
+// every byte but its own.
+static constexpr const char* kChecksumKey = "fnv1a64";
+static std::string checksum_entry(const std::string& digits) {
+  return std::string("\"") + kChecksumKey + "\":\"" + digits + "\"";
+}
+
+// Writes the file; with digits_at != npos, the 16 '0's at header[digits_at] are replaced by
+// the checksum of everything written, once it is all written.
+static std::string write_file(const std::string& tmp, const std::string& header,
+                              const StateDict& tensors, size_t digits_at) {
   std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
   ATTIC_CHECK(out.is_open(), "save_safetensors: cannot open '", tmp, "' for writing");
+  util::Fnv1a hash;
+  auto put = [&](const char* p, size_t n) {
+    hash.update(p, n);
+    out.write(p, std::streamsize(n));
+  };
   char len[8];
   for (int i = 0; i < 8; ++i) len[i] = char((uint64_t(header.size()) >> (8 * i)) & 0xFF);
-  out.write(len, 8);
-  out.write(header.data(), std::streamsize(header.size()));
+  put(len, 8);
+  put(header.data(), header.size());
   for (const auto& [name, t] : tensors) {
     if (t.numel() == 0) continue;
     const Tensor c = t.detach().to(Device::CPU).contiguous();
@@ -90,29 +109,46 @@ static void write_file(const std::string& tmp, const std::string& header, const 
     const char* p = static_cast<const char*>(c.raw_data());
     const int64_t nbytes = c.numel() * int64_t(elem);
     if constexpr (std::endian::native == std::endian::little) {
-      out.write(p, std::streamsize(nbytes));
+      put(p, size_t(nbytes));
     } else {
       std::vector<char> bytes(p, p + nbytes);
       swap_if_big_endian(bytes.data(), c.numel(), elem);
-      out.write(bytes.data(), std::streamsize(nbytes));
+      put(bytes.data(), size_t(nbytes));
     }
+  }
+  std::string digits;
+  if (digits_at != std::string::npos) {
+    digits = util::hex16(hash.value());
+    out.seekp(std::streamoff(8 + digits_at));
+    out.write(digits.data(), 16);
   }
   out.flush();
   out.close();
   ATTIC_CHECK(!out.fail(), "save_safetensors: writing '", tmp, "' failed (is the disk full?)");
+  return digits;
 }
 
-void save_safetensors(const std::string& path, const StateDict& tensors,
-                      const std::map<std::string, std::string>& metadata) {
-  const std::string header = make_header(path, tensors, metadata);
+std::string save_safetensors(const std::string& path, const StateDict& tensors,
+                             const std::map<std::string, std::string>& metadata, bool checksum) {
+  std::map<std::string, std::string> meta = metadata;
+  if (checksum) meta[kChecksumKey] = std::string(16, '0');
+  const std::string header = make_header(path, tensors, meta);
+  // The digits are the 16 characters before the entry's closing quote.
+  const std::string zeros = checksum_entry(std::string(16, '0'));
+  const size_t digits_at = checksum ? header.find(zeros) + zeros.size() - 17 : std::string::npos;
   // rename() replaces path in one step, so a crash leaves either the old file or the new
-  // one, never a torn mix. (Surviving power loss would also need fsync, outside std C++.)
+  // one, never a torn mix. The file's bytes reach the disk (fsync) before the rename, and
+  // the rename itself (fsync of the folder) before we return: after a power loss too, path
+  // is the old file or the whole new one.
   const std::string tmp = path + ".tmp";
   try {
-    write_file(tmp, header, tensors);
+    const std::string digits = write_file(tmp, header, tensors, digits_at);
+    util::sync_file(tmp);
     std::error_code ec;
     fs::rename(tmp, path, ec);
     ATTIC_CHECK(!ec, "save_safetensors: cannot rename '", tmp, "' to '", path, "': ", ec.message());
+    util::sync_directory_of(path);
+    return digits;
   } catch (...) {
     std::error_code ignored;
     fs::remove(tmp, ignored);
@@ -269,16 +305,44 @@ SafetensorsFile load_safetensors(const std::string& path) {
   ATTIC_CHECK(covered == buffer_size, where, "bytes [", covered, ", ", buffer_size,
               ") of the buffer belong to no tensor");
 
+  // A file that carries a checksum is hashed as it is read: the length, the header with
+  // 16 '0's in place of the digits, then the buffer.
+  const auto stored = out.metadata.find(kChecksumKey);
+  const bool checked = stored != out.metadata.end();
+  util::Fnv1a hash;
+  if (checked) {
+    const std::string& digits = stored->second;
+    ATTIC_CHECK(digits.size() == 16 && digits.find_first_not_of("0123456789abcdef") == std::string::npos,
+                where, "metadata '", kChecksumKey, "' must be 16 hex digits, got '", digits.substr(0, 40),
+                digits.size() > 40 ? "...'" : "'");
+    const std::string entry = checksum_entry(digits);
+    const size_t at = header.find(entry);
+    ATTIC_CHECK(at != std::string::npos && header.find(entry, at + 1) == std::string::npos, where,
+                "the header was rewritten in another layout, so its checksum cannot be checked "
+                "(remove the metadata '", kChecksumKey, "' to load it unchecked)");
+    std::string zeroed = header;
+    zeroed.replace(at + entry.size() - 17, 16, std::string(16, '0'));
+    hash.update(len, 8);
+    hash.update(zeroed.data(), zeroed.size());
+  }
+
   // In offset order the reads are one sequential pass over the buffer.
   for (const Entry& e : entries) {
     Tensor t = empty(e.shape, e.dtype);
     if (e.end > e.begin) {
       read(static_cast<char*>(t.raw_data()), e.end - e.begin);
+      if (checked) hash.update(t.raw_data(), size_t(e.end - e.begin));
       swap_if_big_endian(static_cast<char*>(t.raw_data()), t.numel(), dtype_size(e.dtype));
     }
-    if (e.dtype == DType::Bool) check_bool_bytes(where, e.name, t);
     out.tensors.emplace(e.name, t);
   }
+  ATTIC_CHECK(!checked || util::hex16(hash.value()) == stored->second, where,
+              "checksum mismatch: metadata ", kChecksumKey, " is ", stored->second,
+              " but the file hashes to ", util::hex16(hash.value()),
+              "; it was changed after it was written");
+  // After the checksum, which explains a bad byte better than the byte does.
+  for (const Entry& e : entries)
+    if (e.dtype == DType::Bool) check_bool_bytes(where, e.name, out.tensors.at(e.name));
   return out;
 }
 

@@ -29,11 +29,20 @@ struct SafetensorsFile {
 };
 
 // Writes the tensors (sorted by name, moved to the CPU, made contiguous) and metadata.
-// Atomic: writes path + ".tmp", closes it, then renames it over path. On failure the
-// temporary is removed and attic::Error is thrown, so path is never left half written.
-void save_safetensors(const std::string& path, const StateDict& tensors,
-                      const std::map<std::string, std::string>& metadata = {});
+// Atomic and durable: writes path + ".tmp", fsyncs and closes it, renames it over path and
+// fsyncs the folder. On failure the temporary is removed and attic::Error is thrown, so
+// path is never left half written.
+// checksum: adds the metadata "fnv1a64", FNV-1a 64 (util/fnv1a.h) of the whole file as
+// written with 16 '0's in place of those digits, so any later change to the header, the
+// metadata or the data is caught on load. Other readers see one more metadata string.
+// Returns those 16 hex digits ("" without checksum).
+std::string save_safetensors(const std::string& path, const StateDict& tensors,
+                             const std::map<std::string, std::string>& metadata = {},
+                             bool checksum = false);
 
+// Reads and checks the file. If its metadata holds "fnv1a64", the file must hash to it
+// (files without one, from older attic or other writers, load unchecked). The key stays
+// in the returned metadata.
 SafetensorsFile load_safetensors(const std::string& path);
 
 // save_safetensors(path, m.state_dict(), metadata).

@@ -167,8 +167,11 @@ void Optimizer::load_state_dict(const nn::StateDict& dict) {
     const std::string s = "state." + std::to_string(i) + ".";
     ATTIC_CHECK(dict.count(s + "step"), op, ": load_state_dict: missing key '", s, "step'");
     const double step = scalar_of(op, s + "step", dict.at(s + "step"));
-    ATTIC_CHECK(step >= 0 && step == std::floor(step), op, ": load_state_dict: '", s,
-                "step' must be a whole number >= 0, got ", step);
+    // A parameter has state only once it has been updated, so its step is at least 1 (and
+    // Adam divides by 1 - beta^step, which step 0 makes 0). 2^53 is the last count a double
+    // holds exactly; the int64 it is stored in must not overflow either.
+    ATTIC_CHECK(step >= 1 && step <= 9007199254740992.0 && step == std::floor(step), op,
+                ": load_state_dict: '", s, "step' must be a whole number from 1 to 2^53, got ", step);
     const Tensor& p = *params[i];
     for (const std::string& name : buffers) {
       auto it = dict.find(s + name);

@@ -1,5 +1,7 @@
 // Writing a file so that a crash never leaves it half-written: write `path.tmp`, flush and
-// close it, then rename it over `path` (rename is atomic within one file system).
+// close it, then rename it over `path` (rename is atomic within one file system). And the
+// two fsyncs that make such a rename survive a power loss as well (sync_file, then
+// sync_directory_of), as a checkpoint needs.
 #pragma once
 
 #include <string>
@@ -9,5 +11,12 @@ namespace attic::util {
 // Throws attic::Error naming the path when the file cannot be written; the temporary is
 // removed on failure.
 void write_file_atomic(const std::string& path, const std::string& bytes);
+
+// fsync(2) of the file at path: its bytes are on the disk when this returns. Throws
+// attic::Error naming the path.
+void sync_file(const std::string& path);
+// fsync(2) of the folder holding path, which makes a rename or a new name in it durable.
+// A file system that cannot sync folders (EINVAL) is left as it is.
+void sync_directory_of(const std::string& path);
 
 }  // namespace attic::util

@@ -564,3 +564,39 @@ TEST_CASE("safetensors: loading into a mismatched module gives the load_state_di
   nn::load(b, path, /*strict=*/false);  // loads w, leaves steps as it was
   CHECK(b.steps.to_vector<int64_t>() == std::vector<int64_t>{0, 0});
 }
+
+TEST_CASE("safetensors: a file written with a checksum is checked on load, byte by byte",
+          "[safetensors]") {
+  TempDir dir;
+  const std::string path = (dir.path / "c.safetensors").string();
+  const nn::StateDict tensors = {{"a", from_vector(std::vector<float>{1, 2, 3})},
+                                 {"b", from_vector(std::vector<float>{4, 5})}};
+  const std::string sum = nn::save_safetensors(path, tensors, {{"k", "v"}}, /*checksum=*/true);
+  REQUIRE(sum.size() == 16);
+  nn::SafetensorsFile f = nn::load_safetensors(path);
+  CHECK(f.metadata.at("fnv1a64") == sum);
+  CHECK(f.metadata.at("k") == "v");
+
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto write = [&](const std::string& b) { std::ofstream(path, std::ios::binary | std::ios::trunc) << b; };
+  const std::string where = "load_safetensors: '" + path + "': ";
+  // Every byte of the file but the digits themselves is covered: the length, the header's
+  // metadata and the buffer's first and last byte.
+  for (size_t at : {size_t(0), bytes.find("\"k\":\"v\"") + 5, bytes.size() - 20, bytes.size() - 1}) {
+    std::string b = bytes;
+    b[at] = char(b[at] ^ 1);
+    write(b);
+    CHECK_THROWS_AS(nn::load_safetensors(path), Error);
+  }
+  std::string b = bytes;
+  b[b.size() - 1] = char(b[b.size() - 1] ^ 1);
+  write(b);
+  CHECK(error_message([&] { nn::load_safetensors(path); }).rfind(where + "checksum mismatch: metadata fnv1a64 is " + sum, 0) == 0);
+  // A file without a checksum (another writer's, an older attic's) loads unchecked.
+  nn::save_safetensors(path, tensors, {{"k", "v"}});
+  CHECK(nn::load_safetensors(path).metadata.count("fnv1a64") == 0);
+}

@@ -204,7 +204,12 @@ TEST_CASE("optimizer state: a dict that does not fit is refused with a clear mes
   CHECK(load_error(with("lr", scalar_tensor(0.1, kFloat64))) ==
         "Adam: load_state_dict: unexpected key 'lr'");
   CHECK(load_error(with("state.0.step", scalar_tensor(-1, kInt64))) ==
-        "Adam: load_state_dict: 'state.0.step' must be a whole number >= 0, got -1");
+        "Adam: load_state_dict: 'state.0.step' must be a whole number from 1 to 2^53, got -1");
+  // Step 0 would divide by Adam's bias correction 1 - beta^0 = 0; 1e300 overflows int64.
+  CHECK(load_error(with("state.0.step", scalar_tensor(0, kInt64))) ==
+        "Adam: load_state_dict: 'state.0.step' must be a whole number from 1 to 2^53, got 0");
+  CHECK(load_error(with("state.0.step", scalar_tensor(1e300, kFloat64))) ==
+        "Adam: load_state_dict: 'state.0.step' must be a whole number from 1 to 2^53, got 1e+300");
   CHECK(load_error(with("group.0.lr", zeros({1}, kFloat64))) ==
         "Adam: load_state_dict: 'group.0.lr' must be a 0-d tensor, got shape [1]");
   CHECK(load_error(with("group.0.num_params", scalar_tensor(2, kInt64))) ==
