@@ -194,7 +194,7 @@ TEST_CASE("bad flags and configs give one line and exit code 2", "[cli][errors]"
   CHECK(r.out == "attic: config key 'batch_size' expects an integer, got 'twelve'\n");
   r = attic_run("train " + s.path("missing.cfg"));
   CHECK(r.code == 2);
-  CHECK(r.out == "attic: cannot read config file '" + s.path("missing.cfg") + "'\n");
+  CHECK(r.out == "attic: cannot read config file '" + s.path("missing.cfg") + "': no such file\n");
   std::ofstream(s.path("bad.cfg")) << "n_layer = 2\nthis line has no equals sign\n";
   r = attic_run("train " + s.path("bad.cfg"));
   CHECK(r.code == 2);
