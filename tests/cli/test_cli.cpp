@@ -298,7 +298,7 @@ TEST_CASE("attic plot speedup draws the sweep's table, one panel per axis", "[cl
   Run bad = attic_run("plot speedup --in=" + s.path("bad.tsv") + " --out=" + s.path("bad.svg"));
   CHECK(bad.code == 2);
   CHECK(bad.out == "attic: plot speedup: " + s.path("bad.tsv") +
-                       " line 1 is not 'axis<TAB>value<TAB>speed-up': 'n_embd\t128\tfast'\n");
+                       " line 1 is not 'axis<TAB>value<TAB>speed-up': 'n_embd\\t128\\tfast'\n");
   CHECK(!std::filesystem::exists(s.path("bad.svg")));
 }
 

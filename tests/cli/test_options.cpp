@@ -99,7 +99,7 @@ TEST_CASE("assigned() lists what was set, in order, and only() keeps some keys o
         "unknown config key 'nope' (--help lists the keys)");
 }
 
-TEST_CASE("ranges name the key and the accepted values; a float is any finite double, denormals too",
+TEST_CASE("ranges name the key and the accepted values, and a float is any finite double, denormals too",
           "[cli][options]") {
   int64_t threads = 0, seed = 0;
   double peak = 1, dropout = 0, lr = 0;
