@@ -9,6 +9,7 @@
 
 #include "cli/command_line.h"
 #include "cli/eval_digit_mul.h"
+#include "cli/files.h"
 #include "cli/restore.h"
 #include "models/gpt.h"
 #include "models/reflex/renyi_entropy.h"
@@ -126,6 +127,7 @@ int analyze_entropy(const std::vector<std::string>& args) {
     const fs::path parent = (first.has_filename() ? first : first.parent_path()).parent_path();
     svg = (parent / (centered ? "entropy_centered.svg" : "entropy.svg")).string();
   }
+  check_output_file(svg, "the picture (--svg)");
 
   std::vector<Model> models;
   for (const std::string& dir : out_dirs) {

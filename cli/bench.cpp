@@ -49,6 +49,7 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/device.h"
+#include "cli/out_of_memory.h"
 #include "data/text_dataset.h"
 #include "models/gpt.h"
 #include "optim/optim.h"
@@ -214,7 +215,11 @@ int bench(const std::vector<std::string>& args) {
   if (opts.given("n_head")) shape.n_head = n_head;
   if (opts.given("n_embd")) shape.n_embd = n_embd;
   if (opts.given("dropout")) shape.dropout = dropout;
-  return bench_train(shape, attention, dev, threads, iters, warmup, json);
+  const std::string sizes = "batch_size=" + std::to_string(shape.batch_size) + " block_size=" +
+                            std::to_string(shape.block_size) + " n_layer=" + std::to_string(shape.n_layer) +
+                            " n_head=" + std::to_string(shape.n_head) + " n_embd=" + std::to_string(shape.n_embd);
+  return naming_settings("bench train", sizes,
+                         [&] { return bench_train(shape, attention, dev, threads, iters, warmup, json); });
 }
 
 }  // namespace attic::cli

@@ -12,6 +12,7 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/files.h"
 #include "data/digit_mul.h"
 #include "data/tokenizer.h"
 #include "tensor/error.h"
@@ -35,6 +36,7 @@ int data(const std::vector<std::string>& args) {
                           "usage: attic data digit_mul --out=FILE [--key=value ...]", quiet))
     return 0;
   ATTIC_CHECK(!out.empty(), "data digit_mul: --out=FILE is required");
+  check_output_file(out, "the dataset (--out)");
   const std::string text = digit_mul_text(digits, lines, uint64_t(seed));
   util::write_file_atomic(out, text);
   const CharTokenizer tok = CharTokenizer::from_text(text);

@@ -28,4 +28,14 @@ std::string read_text_file(const std::string& path, const std::string& what) {
   return text.str();
 }
 
+void check_output_file(const std::string& path, const std::string& what) {
+  namespace fs = std::filesystem;
+  ATTIC_CHECK(!path.empty(), "cannot write ", what, ": the path is empty");
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  ATTIC_CHECK(!fs::exists(st) || fs::is_regular_file(st), "cannot write ", what, " ",
+              util::quote_value(path, 400), ": it exists and is ",
+              fs::is_directory(st) ? "a folder" : "not a regular file", "; give a file's path");
+}
+
 }  // namespace attic::cli

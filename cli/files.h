@@ -10,4 +10,9 @@ namespace attic::cli {
 // reads as nothing, or fails deep inside the stream library; both are refused here).
 std::string read_text_file(const std::string& path, const std::string& what);
 
+// Throws "cannot write WHAT 'PATH': why" unless path names a regular file or nothing yet. The
+// atomic write renames a new file onto the path, which would put a plain file in the place of
+// a folder, a pipe or a device (/dev/null, for root).
+void check_output_file(const std::string& path, const std::string& what);
+
 }  // namespace attic::cli

@@ -84,7 +84,12 @@ int main(int argc, char** argv) {
     std::cout.flush();
     std::cerr << "attic: " << one_line(file_error(e)) << "\n";
     return 2;
-  } catch (const std::exception& e) {  // e.g. std::bad_alloc
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    std::cerr << "attic: out of memory: an allocation failed (smaller sizes, fewer threads or a "
+                 "smaller batch may fit)\n";
+    return 2;
+  } catch (const std::exception& e) {
     std::cout.flush();
     std::cerr << "attic: " << one_line(e.what()) << "\n";
     return 2;

@@ -32,6 +32,7 @@ int plot_speedup(const std::vector<std::string>& args) {
   if (!parse_command_line(opts, args, "usage: attic plot speedup --in=TABLE --out=FILE.svg", quiet))
     return 0;
   ATTIC_CHECK(!in.empty() && !out.empty(), "plot speedup: --in and --out are required");
+  check_output_file(out, "the picture (--out)");
   std::istringstream f(read_text_file(in, "the table (--in)"));
   std::map<std::string, std::vector<std::pair<double, double>>> axes;  // axis -> (value, speed-up)
   std::string line;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 namespace fs = std::filesystem;
@@ -50,6 +51,7 @@ struct Fixture {
     dir = fs::temp_directory_path() / ("attic-bad-" + std::to_string(std::random_device{}()));
     fs::create_directories(dir / "a_dir");
     fs::create_directories(dir / "empty_dir");
+    REQUIRE(mkfifo((dir / "a_fifo").c_str(), 0600) == 0);  // a pipe: no place for a file to be renamed to
     for (int i = 0; i < 60; ++i) corpus_text += "ROMEO: \"Hi! To be, or not to be,\" he said.\n";
     write("corpus.txt", corpus_text);
     write("empty.txt", "");
@@ -340,6 +342,9 @@ TEST_CASE("seq2seq, analyze, plot, data and compare refuse each bad flag with on
     {{"data", "digit_mul", "--seed=-1", "--out=" + f.path("m.txt")}, "seed"},
     {{"data", "digit_mul", "--out="}, "out"},
     {{"data", "digit_mul", "--lines=10", "--out=" + f.path("a_dir")}, "a_dir"},
+    {{"data", "digit_mul", "--lines=10", "--out=" + f.path("a_fifo")}, "a_fifo"},
+    {{"plot", "speedup", "--in=" + f.path("corpus.txt"), "--out=" + f.path("a_fifo")}, "a_fifo"},
+    {{"analyze", "entropy", ck, "--svg=" + f.path("a_dir")}, "a_dir"},
     {{"compare", f.path("a_dir")}, "a_dir"},
     {{"compare", f.path("missing.cfg")}, "missing.cfg"},
     {{"compare", f.path("nul.cfg")}, "nul.cfg"},
