@@ -25,13 +25,13 @@ int analyze_routers(const std::vector<std::string>& args) {
   std::string out_dir = "out", file = "routers.svg";
   int64_t cell = 44;
   Options opts;
-  opts.bind("out_dir", out_dir, "a checkpoint of a GPT with attention = route; the picture goes there");
-  opts.bind("file", file, "the SVG's name inside out_dir");
-  opts.bind("cell", cell, "pixels per cell");
+  opts.bind("out_dir", out_dir, "a checkpoint of a GPT with attention = route; the picture goes there")
+      .non_empty();
+  opts.bind("file", file, "the SVG's name inside out_dir").non_empty();
+  opts.bind("cell", cell, "pixels per cell").int_range(1, 400);
   std::ostringstream quiet;
   if (!parse_command_line(opts, args, "usage: attic analyze routers --out_dir=DIR [--key=value ...]", quiet))
     return 0;
-  ATTIC_CHECK(cell > 0 && cell <= 400, "analyze routers: cell must be in 1..400, got ", cell);
   Restored r = restore(out_dir);
   auto* gpt = dynamic_cast<models::GPT*>(&r.model->module());
   ATTIC_CHECK(gpt && r.config.attention == "route", "analyze routers: the checkpoint in ", out_dir,

@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "cli/command_line.h"
 #include "cli/eval_digit_mul.h"
+#include "cli/files.h"
 #include "cli/restore.h"
 #include "models/gpt.h"
 #include "models/reflex/renyi_entropy.h"
@@ -94,19 +96,23 @@ int analyze_entropy(const std::vector<std::string>& args) {
   std::string extend = "30,100", svg;
   Options opts;
   opts.bind("centered", centered, "centre the tokens and scale each to unit length first");
-  opts.bind("alpha", alpha, "the Rényi order α (the fork's notebook: 0.99)");
-  opts.bind("n", n, "short prompts");
-  opts.bind("n_long", n_long, "prompts extended by the model's own samples (at most n)");
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  opts.bind("alpha", alpha, "the Rényi order α (the fork's notebook: 0.99)")
+      .float_range(0, std::numeric_limits<double>::infinity(), /*lo_open=*/true);
+  opts.bind("n", n, "short prompts").int_range(1, kMax);
+  opts.bind("n_long", n_long, "prompts extended by the model's own samples (at most n)").int_range(0, kMax);
   opts.bind("extend", extend, "sampled tokens added for each long set, comma-separated");
-  opts.bind("seed", seed, "draws the prompts, then the samples");
+  opts.bind("seed", seed, "draws the prompts, then the samples").int_range(0, kMax);
   opts.bind("svg", svg, "the picture's path (default: entropy.svg, or entropy_centered.svg, in the "
             "first out_dir's parent folder); the table goes beside it as .md");
-  opts.bind("threads", threads, "CPU threads (0: all)");
+  opts.bind("threads", threads, "CPU threads (0: all)").int_range(0, kMaxThreads);
   std::ostringstream quiet;
   if (!parse_command_line(opts, rest, "usage: attic analyze entropy --out_dir=DIR [--out_dir=DIR ...] "
                           "[--key=value ...]\nGive --out_dir once per checkpoint.", quiet))
     return 0;
   ATTIC_CHECK(!out_dirs.empty(), "analyze entropy: give at least one --out_dir=DIR");
+  for (const std::string& dir : out_dirs)
+    ATTIC_CHECK(!dir.empty(), "analyze entropy: an --out_dir is empty; give --out_dir=DIR");
   bool n_long_given = false;
   for (const auto& [k, v] : opts.assigned()) n_long_given = n_long_given || k == "n_long";
   if (!n_long_given) n_long = std::min(n_long, n);
@@ -121,6 +127,7 @@ int analyze_entropy(const std::vector<std::string>& args) {
     const fs::path parent = (first.has_filename() ? first : first.parent_path()).parent_path();
     svg = (parent / (centered ? "entropy_centered.svg" : "entropy.svg")).string();
   }
+  check_output_file(svg, "the picture (--svg)");
 
   std::vector<Model> models;
   for (const std::string& dir : out_dirs) {

@@ -35,6 +35,7 @@
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <ctime>
@@ -48,6 +49,7 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/device.h"
+#include "cli/out_of_memory.h"
 #include "data/text_dataset.h"
 #include "models/gpt.h"
 #include "optim/optim.h"
@@ -140,43 +142,46 @@ int bench(const std::vector<std::string>& args) {
               "bench: expected 'attic bench gemm', 'train', 'attention', 'sample', 'elita' or "
               "'linformer', got '",
               args.empty() ? std::string() : args[0], "'");
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMaxN = int64_t(1) << 24;
   std::string preset = "cpu", device = "cpu", attention = "softmax";
   int64_t threads = 0, iters = 100, warmup = 5;
   double peak = 230.0;
   bool json = false;
-  // per bench: attention 4096 / 8192, elita 131072 / 16384, linformer 262144 / 16384
-  int64_t max_n = 0, softmax_max_n = -1;
+  // per bench, when not given: attention 4096 / 8192, elita 131072 / 16384, linformer
+  // 262144 / 16384
+  int64_t max_n = 0, softmax_max_n = 0;
   bool checkpoints = false;
   int64_t n = 4096;
   int64_t new_tokens = 1000, block_size = 0;
-  // bench train: a shape field left at -1 keeps the preset's value
-  int64_t batch_size = -1, n_layer = -1, n_head = -1, n_embd = -1;
-  double dropout = -1;
+  // bench train: a shape field not given keeps the preset's value
+  int64_t batch_size = 0, n_layer = 0, n_head = 0, n_embd = 0;
+  double dropout = 0;
   bool sweep = false;
   Options opts;
-  opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train");
+  opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train").int_range(0, kMaxThreads);
   opts.bind("json", json, "one JSON object per line");
   opts.bind("preset", preset, "train: cpu or gpu-size");
   opts.bind("device", device, "train: cpu or cuda");
   opts.bind("attention", attention, "train: the GPT's attention (nn/attention/registry.h)");
-  opts.bind("iters", iters, "train: timed steps");
-  opts.bind("warmup", warmup, "train: untimed steps first");
-  opts.bind("peak_gflops_per_core", peak, "gemm: the peak that % of peak refers to");
+  opts.bind("iters", iters, "train: timed steps").int_range(1, kMax);
+  opts.bind("warmup", warmup, "train: untimed steps first").int_range(0, kMax);
+  opts.bind("peak_gflops_per_core", peak, "gemm: the peak that % of peak refers to")
+      .float_range(0, std::numeric_limits<double>::infinity(), /*lo_open=*/true);
   opts.bind("max_n", max_n, "attention, elita, linformer: the longest sequence (doubling; default "
-            "4096, elita 131072, linformer 262144)");
+            "4096, elita 131072, linformer 262144)").int_range(1, kMaxN);
   opts.bind("softmax_max_n", softmax_max_n, "attention, elita, linformer: softmax only up to this n "
-            "(default 8192, elita and linformer 16384)");
+            "(default 8192, elita and linformer 16384)").int_range(0, kMaxN);
   opts.bind("checkpoints", checkpoints, "linformer: time checkpoint levels C0, C1, C2 of a 12-layer "
             "stack instead");
-  opts.bind("n", n, "linformer --checkpoints: the stack's sequence length");
-  opts.bind("new_tokens", new_tokens, "sample: tokens to generate");
+  opts.bind("n", n, "linformer --checkpoints: the stack's sequence length").int_range(1, kMaxN);
+  opts.bind("new_tokens", new_tokens, "sample: tokens to generate").int_range(1, kMax);
   opts.bind("block_size", block_size, "sample: the GPT's context (default 64, the laptop "
-            "recipe's); train: replaces the preset's");
-  opts.bind("batch_size", batch_size, "train: replaces the preset's");
-  opts.bind("n_layer", n_layer, "train: replaces the preset's");
-  opts.bind("n_head", n_head, "train: replaces the preset's");
-  opts.bind("n_embd", n_embd, "train: replaces the preset's");
-  opts.bind("dropout", dropout, "train: replaces the preset's");
+            "recipe's); train: replaces the preset's").int_range(1, kMax);
+  opts.bind("batch_size", batch_size, "train: replaces the preset's").int_range(1, kMax);
+  opts.bind("n_layer", n_layer, "train: replaces the preset's").int_range(1, kMax);
+  opts.bind("n_head", n_head, "train: replaces the preset's").int_range(1, kMax);
+  opts.bind("n_embd", n_embd, "train: replaces the preset's").int_range(1, kMax);
+  opts.bind("dropout", dropout, "train: replaces the preset's").float_range(0, 1, false, /*hi_open=*/true);
   opts.bind("sweep", sweep, "train: n_embd 128..768 and block 64..1024 in turn");
   std::ostringstream quiet;
   if (!parse_command_line(opts, {args.begin() + 1, args.end()},
@@ -184,33 +189,37 @@ int bench(const std::vector<std::string>& args) {
                           "[--key=value ...]", quiet))
     return 0;
   if (args[0] == "gemm") return bench_gemm(threads, peak, json);
+  // a value of this bench's own when the flag is not given
+  auto or_else = [&](const char* key, int64_t v, int64_t otherwise) { return opts.given(key) ? v : otherwise; };
   if (args[0] == "attention")
-    return bench_attention(max_n > 0 ? max_n : 4096, softmax_max_n >= 0 ? softmax_max_n : 8192,
+    return bench_attention(or_else("max_n", max_n, 4096), or_else("softmax_max_n", softmax_max_n, 8192),
                            threads, json);
   if (args[0] == "elita")
-    return bench_elita(max_n > 0 ? max_n : 131072, softmax_max_n >= 0 ? softmax_max_n : 16384,
+    return bench_elita(or_else("max_n", max_n, 131072), or_else("softmax_max_n", softmax_max_n, 16384),
                        threads, json);
   if (args[0] == "linformer")
     return checkpoints ? bench_linformer_checkpoints(n, threads, json)
-                       : bench_linformer(max_n > 0 ? max_n : 262144,
-                                         softmax_max_n >= 0 ? softmax_max_n : 16384, threads, json);
+                       : bench_linformer(or_else("max_n", max_n, 262144),
+                                         or_else("softmax_max_n", softmax_max_n, 16384), threads, json);
   if (args[0] == "sample")
-    return bench_sample(new_tokens, block_size > 0 ? block_size : 64, threads, json);
-  ATTIC_CHECK(dropout == -1 || (dropout >= 0 && dropout < 1),
-              "bench train: dropout must be in [0, 1), got ", dropout);
+    return bench_sample(new_tokens, or_else("block_size", block_size, 64), threads, json);
   const Device dev = device_from_flag(device);
   if (sweep) {
     for (const TrainShape& s : train_sweep()) bench_train(s, attention, dev, threads, iters, warmup, json);
     return 0;
   }
   TrainShape shape = train_preset(preset);
-  if (batch_size >= 0) shape.batch_size = batch_size;
-  if (block_size > 0) shape.block_size = block_size;
-  if (n_layer >= 0) shape.n_layer = n_layer;
-  if (n_head >= 0) shape.n_head = n_head;
-  if (n_embd >= 0) shape.n_embd = n_embd;
-  if (dropout >= 0) shape.dropout = dropout;
-  return bench_train(shape, attention, dev, threads, iters, warmup, json);
+  if (opts.given("batch_size")) shape.batch_size = batch_size;
+  if (opts.given("block_size")) shape.block_size = block_size;
+  if (opts.given("n_layer")) shape.n_layer = n_layer;
+  if (opts.given("n_head")) shape.n_head = n_head;
+  if (opts.given("n_embd")) shape.n_embd = n_embd;
+  if (opts.given("dropout")) shape.dropout = dropout;
+  const std::string sizes = "batch_size=" + std::to_string(shape.batch_size) + " block_size=" +
+                            std::to_string(shape.block_size) + " n_layer=" + std::to_string(shape.n_layer) +
+                            " n_head=" + std::to_string(shape.n_head) + " n_embd=" + std::to_string(shape.n_embd);
+  return naming_settings("bench train", sizes,
+                         [&] { return bench_train(shape, attention, dev, threads, iters, warmup, json); });
 }
 
 }  // namespace attic::cli

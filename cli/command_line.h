@@ -2,6 +2,7 @@
 // seq2seq, in the way of nanoGPT's configurator.py.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -9,6 +10,10 @@
 #include "cli/options.h"
 
 namespace attic::cli {
+
+// The most threads a --threads flag may ask for: far more than a laptop has, and small
+// enough that the count fits an int.
+constexpr int64_t kMaxThreads = 1024;
 
 // Reads args in order. "--help" or "-h" prints `usage`, then every key of opts with its
 // default and help, and returns false: the command has nothing more to do. "--key=value"

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli/files.h"
 #include "tensor/error.h"
 
 namespace attic::cli {
@@ -23,18 +24,20 @@ bool valid_name(const std::string& name) {
 }  // namespace
 
 CompareConfig CompareConfig::from_file(const std::string& path) {
-  std::ifstream in(path);
-  ATTIC_CHECK(in.good(), "compare: cannot read config file '", path, "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return from_text(text.str(), path);
+  std::string text;
+  try {
+    text = read_text_file(path, "config file");
+  } catch (const Error& e) {
+    fail("compare: ", e.what());
+  }
+  return from_text(text, path);
 }
 
 CompareConfig CompareConfig::from_text(const std::string& text, const std::string& path) {
   CompareConfig c;
   c.path = path;
   std::set<std::string> names;
-  std::istringstream in(text);
+  std::istringstream in(config_text(text, path));
   int lineno = 0;
   for (std::string raw; std::getline(in, raw);) {
     ++lineno;
@@ -109,7 +112,7 @@ Options CompareConfig::run_config(size_t i, TrainConfig& cfg) const {
     ATTIC_CHECK(key != "out_dir", "compare: run '", run.name,
                 "' sets out_dir; each run trains in out_dir/NAME");
     try {
-      opts.set(key, value);
+      opts.set(key, unquote(value));
     } catch (const Error& e) {
       fail("compare: run '", run.name, "': ", e.what());
     }

@@ -7,10 +7,12 @@
 // (data/digit_mul.h). The same text, with seed 0 and 500,000 lines, is what the dataset
 // name digit_mul:4 (or digit_mul:5) generates in memory.
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/files.h"
 #include "data/digit_mul.h"
 #include "data/tokenizer.h"
 #include "tensor/error.h"
@@ -25,15 +27,16 @@ int data(const std::vector<std::string>& args) {
   std::string out;
   Options opts;
   opts.bind("digits", digits, "digits of a and of b (1..9); the fork's char-level runs use 4");
-  opts.bind("lines", lines, "problems, one per line");
-  opts.bind("seed", seed, "the generator's seed (0 is what digit_mul:4 and digit_mul:5 use)");
-  opts.bind("out", out, "the text file to write");
+  opts.bind("lines", lines, "problems, one per line").int_range(1, 100000000);
+  opts.bind("seed", seed, "the generator's seed (0 is what digit_mul:4 and digit_mul:5 use)")
+      .int_range(0, std::numeric_limits<int64_t>::max());
+  opts.bind("out", out, "the text file to write").non_empty();
   std::ostringstream quiet;
   if (!parse_command_line(opts, {args.begin() + 1, args.end()},
                           "usage: attic data digit_mul --out=FILE [--key=value ...]", quiet))
     return 0;
   ATTIC_CHECK(!out.empty(), "data digit_mul: --out=FILE is required");
-  ATTIC_CHECK(seed >= 0, "data digit_mul: seed must be >= 0, got ", seed);
+  check_output_file(out, "the dataset (--out)");
   const std::string text = digit_mul_text(digits, lines, uint64_t(seed));
   util::write_file_atomic(out, text);
   const CharTokenizer tok = CharTokenizer::from_text(text);

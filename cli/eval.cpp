@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "cli/command_line.h"
@@ -28,10 +29,12 @@ int eval(const std::vector<std::string>& args) {
   std::string task;
   DigitMulEval mul;
   opts.bind("task", task, "'' (the train and val loss) or digit_mul (sample answers to held-out problems)");
-  opts.bind("n", mul.n, "digit_mul: problems");
-  opts.bind("temperature", mul.temperature, "digit_mul: sampling temperature (0 greedy)");
-  opts.bind("top_k", mul.top_k, "digit_mul: keep the k most likely tokens (0: all)");
-  opts.bind("show", mul.show, "digit_mul: problems printed with their answers");
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  opts.bind("n", mul.n, "digit_mul: problems").int_range(1, kMax);
+  opts.bind("temperature", mul.temperature, "digit_mul: sampling temperature (0 greedy)")
+      .float_range(0, std::numeric_limits<double>::infinity());
+  opts.bind("top_k", mul.top_k, "digit_mul: keep the k most likely tokens (0: all)").int_range(0, kMax);
+  opts.bind("show", mul.show, "digit_mul: problems printed with their answers").int_range(0, kMax);
   std::ostringstream quiet;
   if (!parse_command_line(opts, args, "usage: attic eval [--key=value ...]\n"
                           "Each key but out_dir defaults to the checkpoint's value; --task=digit_mul "
@@ -51,6 +54,7 @@ int eval(const std::vector<std::string>& args) {
   if (cfg.threads > 0) set_num_threads(int(cfg.threads));
   const std::string dataset = cfg.dataset_path();
   const TextDataset data = TextDataset::from_name(dataset);
+  cfg.check_splits(data);
   ATTIC_CHECK(data.tokenizer().vocabulary() == r.tokenizer->vocabulary(), "eval: ", dataset,
               " has a different vocabulary than the checkpoint in ", cfg.out_dir);
   r.model->module().to(device);

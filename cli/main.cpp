@@ -4,12 +4,14 @@
 //   attic sample --out_dir=out-shakespeare-char-cpu --start="ROMEO:"
 //   attic eval --out_dir=out-shakespeare-char-cpu
 //   attic compare config/compare_attention.cfg
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "tensor/error.h"
+#include "util/quote_value.h"
 
 namespace {
 
@@ -29,11 +31,26 @@ const char* kUsage =
     "  analyze  Renyi entropy of each block (attic analyze entropy) or route attention's\n"
     "           routers (attic analyze routers)\n";
 
-// One line, whatever the message holds.
+// One line of at most about 1000 bytes, whatever the message holds: a message that quotes a
+// huge value is cut, and says how long it was.
 std::string one_line(std::string s) {
   for (char& c : s)
     if (c == '\n' || c == '\r') c = ' ';
+  if (s.size() > 1000) s = s.substr(0, 900) + "... (a message of " + std::to_string(s.size()) + " bytes)";
   return s;
+}
+
+// libstdc++'s "filesystem error: cannot create directories: Permission denied [/x]" as
+// "cannot create directories '/x': Permission denied": the path first, then why.
+std::string file_error(const std::filesystem::filesystem_error& e) {
+  std::string op = e.what();
+  const std::string prefix = "filesystem error: ", why = e.code().message();
+  if (op.rfind(prefix, 0) == 0) op = op.substr(prefix.size());
+  op = op.substr(0, op.find(": " + why));
+  op = op.substr(0, op.find(" ["));
+  std::string paths = " '" + e.path1().string() + "'";
+  if (!e.path2().empty()) paths += " and '" + e.path2().string() + "'";
+  return op + paths + ": " + why;
 }
 
 }  // namespace
@@ -56,13 +73,23 @@ int main(int argc, char** argv) {
     if (command == "plot") return attic::cli::plot(args);
     if (command == "data") return attic::cli::data(args);
     if (command == "analyze") return attic::cli::analyze(args);
-    std::cerr << "attic: unknown command '" << command << "'\n" << kUsage;
+    std::cerr << "attic: unknown command " << attic::util::quote_value(command)
+              << " (attic --help lists the commands)\n";
     return 2;
   } catch (const attic::Error& e) {
     std::cout.flush();
     std::cerr << "attic: " << one_line(e.what()) << "\n";
     return 2;
-  } catch (const std::exception& e) {  // e.g. std::bad_alloc, filesystem errors
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cout.flush();
+    std::cerr << "attic: " << one_line(file_error(e)) << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    std::cerr << "attic: out of memory: an allocation failed (smaller sizes, fewer threads or a "
+                 "smaller batch may fit)\n";
+    return 2;
+  } catch (const std::exception& e) {
     std::cout.flush();
     std::cerr << "attic: " << one_line(e.what()) << "\n";
     return 2;

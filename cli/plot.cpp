@@ -8,10 +8,12 @@
 // with attention=linformer.
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/files.h"
 #include "cli/restore.h"
 #include "models/gpt.h"
 #include "models/linformer.h"
@@ -45,23 +47,19 @@ int plot(const std::vector<std::string>& args) {
   std::string out_dir = "out", start = "", file = "linformer_heads.svg";
   int64_t n_limit = 0, cell = 8, threads = 0;
   Options opts;
-  opts.bind("out_dir", out_dir, "the checkpoint's folder; the picture is written there");
+  opts.bind("out_dir", out_dir, "the checkpoint's folder; the picture is written there").non_empty();
   opts.bind("start", start, "the prompt, or FILE:path (default: the first block_size characters of the val split)");
-  opts.bind("n_limit", n_limit, "draw only the first n_limit queries (0: all)");
-  opts.bind("cell", cell, "pixels per cell");
-  opts.bind("file", file, "the SVG's name inside out_dir");
-  opts.bind("threads", threads, "CPU threads (0: all)");
+  opts.bind("n_limit", n_limit, "draw only the first n_limit queries (0: all)")
+      .int_range(0, std::numeric_limits<int64_t>::max());
+  opts.bind("cell", cell, "pixels per cell").int_range(1, 400);
+  opts.bind("file", file, "the SVG's name inside out_dir").non_empty();
+  opts.bind("threads", threads, "CPU threads (0: all)").int_range(0, kMaxThreads);
   std::ostringstream quiet;
   if (!parse_command_line(opts, {args.begin() + 1, args.end()}, "usage: attic plot linformer-heads [--key=value ...]",
                           quiet))
     return 0;
-  ATTIC_CHECK(n_limit >= 0 && cell > 0, "plot: n_limit must be >= 0 and cell positive, got ", n_limit, " and ", cell);
   if (threads > 0) set_num_threads(int(threads));
-  if (start.rfind("FILE:", 0) == 0) {
-    std::ifstream in(start.substr(5), std::ios::binary);
-    ATTIC_CHECK(in.good(), "plot: cannot read the prompt file '", start.substr(5), "'");
-    start.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  if (start.rfind("FILE:", 0) == 0) start = read_text_file(start.substr(5), "the prompt file (--start=FILE:)");
 
   Restored r = restore(out_dir);
   nn::Module& m = r.model->module();

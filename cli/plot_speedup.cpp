@@ -14,8 +14,10 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/files.h"
 #include "tensor/error.h"
 #include "util/atomic_file.h"
+#include "util/quote_value.h"
 #include "viz/line_plot.h"
 
 namespace attic::cli {
@@ -30,8 +32,8 @@ int plot_speedup(const std::vector<std::string>& args) {
   if (!parse_command_line(opts, args, "usage: attic plot speedup --in=TABLE --out=FILE.svg", quiet))
     return 0;
   ATTIC_CHECK(!in.empty() && !out.empty(), "plot speedup: --in and --out are required");
-  std::ifstream f(in);
-  ATTIC_CHECK(f.good(), "plot speedup: cannot read '", in, "'");
+  check_output_file(out, "the picture (--out)");
+  std::istringstream f(read_text_file(in, "the table (--in)"));
   std::map<std::string, std::vector<std::pair<double, double>>> axes;  // axis -> (value, speed-up)
   std::string line;
   for (int number = 1; std::getline(f, line); ++number) {
@@ -40,8 +42,8 @@ int plot_speedup(const std::vector<std::string>& args) {
     std::string axis;
     double x = 0, speedup = 0;
     ATTIC_CHECK(std::getline(fields, axis, '\t') && (fields >> x >> speedup) && x > 0 && speedup > 0,
-                "plot speedup: ", in, " line ", number, " is not 'axis<TAB>value<TAB>speed-up': '",
-                line, "'");
+                "plot speedup: ", in, " line ", number, " is not 'axis<TAB>value<TAB>speed-up': ",
+                util::quote_value(line));
     axes[axis].emplace_back(x, speedup);
   }
   ATTIC_CHECK(!axes.empty(), "plot speedup: ", in, " has no points");

@@ -1,12 +1,13 @@
 // attic sample: nanoGPT's sample.py. Loads out_dir's checkpoint, encodes the prompt
 // (--start=TEXT, or --start=FILE:path), and prints num_samples continuations.
-#include <fstream>
+#include <limits>
 #include <iostream>
 #include <sstream>
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/device.h"
+#include "cli/files.h"
 #include "cli/restore.h"
 #include "tensor/threads.h"
 
@@ -18,34 +19,39 @@ int sample(const std::vector<std::string>& args) {
   double temperature = 0.8;
   bool use_cache = true;
   Options opts;
-  opts.bind("out_dir", out_dir, "the checkpoint's folder");
-  opts.bind("start", start, "prompt text, or FILE:path to read it from a file");
-  opts.bind("num_samples", num_samples);
-  opts.bind("max_new_tokens", max_new_tokens);
-  opts.bind("temperature", temperature, "< 1 sharper, > 1 more random, 0 greedy");
-  opts.bind("top_k", top_k, "keep only the k most likely tokens (0: all)");
-  opts.bind("seed", seed);
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  opts.bind("out_dir", out_dir, "the checkpoint's folder").non_empty();
+  opts.bind("start", start, "prompt text, taken exactly as given, or FILE:path to read it from a file");
+  opts.bind("num_samples", num_samples).int_range(1, kMax);
+  opts.bind("max_new_tokens", max_new_tokens).int_range(0, kMax);
+  opts.bind("temperature", temperature, "< 1 sharper, > 1 more random, 0 greedy")
+      .float_range(0, std::numeric_limits<double>::infinity());
+  opts.bind("top_k", top_k, "keep only the k most likely tokens (0: all)").int_range(0, kMax);
+  opts.bind("seed", seed).int_range(0, kMax);
   opts.bind("use_cache", use_cache, "feed each new token alone through the attentions' caches "
             "(the same tokens, faster)");
   opts.bind("device", device, "cpu or cuda");
-  opts.bind("threads", threads, "CPU threads (0: all)");
+  opts.bind("threads", threads, "CPU threads (0: all)").int_range(0, kMaxThreads);
   std::ostringstream quiet;  // sample prints only the samples on stdout
   if (!parse_command_line(opts, args, "usage: attic sample [--key=value ...]", quiet)) return 0;
-  ATTIC_CHECK(num_samples > 0 && max_new_tokens >= 0, "num_samples must be positive and "
-              "max_new_tokens >= 0, got ", num_samples, " and ", max_new_tokens);
   const Device dev = device_from_flag(device);
   if (threads > 0) set_num_threads(int(threads));
 
+  std::string what = "--start";  // where the prompt came from, for errors
   if (start.rfind("FILE:", 0) == 0) {
     const std::string path = start.substr(5);
-    std::ifstream in(path, std::ios::binary);
-    ATTIC_CHECK(in.good(), "sample: cannot read the prompt file '", path, "'");
-    start.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    start = read_text_file(path, "the prompt file (--start=FILE:)");
+    what = "the prompt file '" + path + "'";
   }
+  ATTIC_CHECK(!start.empty(), "sample: the prompt is empty (", what, "); give --start=TEXT");
   Restored r = restore(out_dir);
-  ATTIC_CHECK(!start.empty(), "sample: the prompt is empty; give --start=TEXT");
   r.model->module().to(dev);
-  const std::vector<int64_t> ids = r.tokenizer->encode(start);
+  std::vector<int64_t> ids;
+  try {
+    ids = r.tokenizer->encode(start);
+  } catch (const Error& e) {
+    fail("sample: the prompt (", what, ") does not fit the checkpoint's vocabulary: ", e.what());
+  }
   const Tensor prompt = from_vector(ids, {1, int64_t(ids.size())});
   Generator gen{static_cast<uint64_t>(seed)};
   for (int64_t s = 0; s < num_samples; ++s) {

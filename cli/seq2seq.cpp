@@ -6,6 +6,7 @@
 //   attic seq2seq --task=reverse --attention=linformer --k=5   # the Linformer's encoder-decoder
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "cli/command_line.h"
@@ -22,27 +23,28 @@ int seq2seq(const std::vector<std::string>& args) {
   o.log_interval = 100;
   std::string task = "copy", attention = "softmax";
   int64_t threads = 0, seed = 1, k = 0;
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   Options opts;
   opts.bind("task", task, "copy or reverse");
-  opts.bind("length", o.length, "symbols per sequence");
-  opts.bind("symbols", o.symbols, "alphabet size (ids 1..symbols; 0 starts decoding)");
-  opts.bind("steps", o.steps, "training steps");
-  opts.bind("batch_size", o.batch_size);
-  opts.bind("learning_rate", o.learning_rate, "peak (warmup then cosine)");
-  opts.bind("eval_size", o.eval_size, "held-out sequences decoded greedily");
-  opts.bind("log_interval", o.log_interval, "print the loss every N steps (0: never)");
-  opts.bind("n_layer", o.model.n_layer, "encoder blocks (and as many decoder blocks)");
-  opts.bind("n_head", o.model.n_head);
-  opts.bind("n_embd", o.model.n_embd);
-  opts.bind("hidden", o.model.hidden, "feed-forward width");
+  opts.bind("length", o.length, "symbols per sequence").int_range(1, kMax);
+  opts.bind("symbols", o.symbols, "alphabet size (ids 1..symbols; 0 starts decoding)").int_range(1, kMax - 1);
+  opts.bind("steps", o.steps, "training steps").int_range(0, kMax);
+  opts.bind("batch_size", o.batch_size).int_range(1, kMax);
+  opts.bind("learning_rate", o.learning_rate, "peak (warmup then cosine)")
+      .float_range(0, std::numeric_limits<double>::infinity(), /*lo_open=*/true);
+  opts.bind("eval_size", o.eval_size, "held-out sequences decoded greedily").int_range(1, kMax);
+  opts.bind("log_interval", o.log_interval, "print the loss every N steps (0: never)").int_range(0, kMax);
+  opts.bind("n_layer", o.model.n_layer, "encoder blocks (and as many decoder blocks)").int_range(1, kMax);
+  opts.bind("n_head", o.model.n_head).int_range(1, kMax);
+  opts.bind("n_embd", o.model.n_embd).int_range(1, kMax);
+  opts.bind("hidden", o.model.hidden, "feed-forward width").int_range(1, kMax);
   opts.bind("attention", attention, "softmax, linear_elu or linear_exp in the blocks' encoder-decoder, or "
             "linformer: the Linformer's own (LinformerEncDec, decoder causal=prefix)");
-  opts.bind("k", k, "linformer: slots per head (0: length / 2)");
-  opts.bind("seed", seed);
-  opts.bind("threads", threads, "CPU threads (0: all)");
+  opts.bind("k", k, "linformer: slots per head (0: length / 2)").int_range(0, kMax);
+  opts.bind("seed", seed).int_range(0, kMax);
+  opts.bind("threads", threads, "CPU threads (0: all)").int_range(0, kMaxThreads);
   if (!parse_command_line(opts, args, "usage: attic seq2seq [--key=value ...]", std::cout)) return 0;
   ATTIC_CHECK(task == "copy" || task == "reverse", "task must be copy or reverse, got '", task, "'");
-  ATTIC_CHECK(threads >= 0 && seed >= 0, "threads and seed must be >= 0");
   o.reverse = task == "reverse";
   o.seed = uint64_t(seed);
   if (threads > 0) set_num_threads(int(threads));

@@ -2,75 +2,89 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <limits>
 
+#include "cli/command_line.h"
 #include "data/text_dataset.h"
 #include "nn/attention/registry.h"
 #include "optim/schedule.h"
 #include "tensor/error.h"
+#include "util/quote_value.h"
 
 namespace attic::cli {
 
+// Each number's range is checked as it is read, naming the key; validate() checks what
+// needs two keys.
 void TrainConfig::bind(Options& o) {
-  o.bind("out_dir", out_dir, "where checkpoints and loss.svg go");
-  o.bind("eval_interval", eval_interval, "evaluate (and maybe checkpoint) every N iterations");
-  o.bind("log_interval", log_interval, "print an iter line every N iterations");
-  o.bind("eval_iters", eval_iters, "batches averaged per split in an evaluation");
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  o.bind("out_dir", out_dir, "where checkpoints and loss.svg go").non_empty();
+  o.bind("eval_interval", eval_interval, "evaluate (and maybe checkpoint) every N iterations").int_range(1, kMax);
+  o.bind("log_interval", log_interval, "print an iter line every N iterations").int_range(1, kMax);
+  o.bind("eval_iters", eval_iters, "batches averaged per split in an evaluation").int_range(1, kMax);
   o.bind("eval_only", eval_only, "evaluate once and exit");
   o.bind("always_save_checkpoint", always_save_checkpoint, "save at every eval, not only when val improves");
-  o.bind("init_from", init_from, "scratch or resume (from out_dir)");
+  o.bind("init_from", init_from, "scratch or resume (from out_dir)").non_empty();
   o.bind("reset_optimizer", reset_optimizer, "with init_from = resume: load the model alone and "
          "start AdamW afresh (when optim.safetensors is lost or damaged)");
   o.bind("dataset", dataset, "text file to train on (default: the shipped Shakespeare), or digit_mul:4 / digit_mul:5 (generated)");
-  o.bind("gradient_accumulation_steps", gradient_accumulation_steps, "micro-batches per step");
-  o.bind("batch_size", batch_size, "B");
-  o.bind("block_size", block_size, "T, the context length", KeyKind::Model);
-  o.bind("model", model, "gpt, pooled_lm (block_size is then the window L), elita or linformer", KeyKind::Model);
-  o.bind("attention", attention, "every block's attention: " + nn::attention_names(), KeyKind::Model);
+  o.bind("gradient_accumulation_steps", gradient_accumulation_steps, "micro-batches per step").int_range(1, kMax);
+  o.bind("batch_size", batch_size, "B").int_range(1, kMax);
+  o.bind("block_size", block_size, "T, the context length", KeyKind::Model).int_range(1, kMax);
+  o.bind("model", model, "gpt, pooled_lm (block_size is then the window L), elita or linformer", KeyKind::Model)
+      .non_empty();
+  o.bind("attention", attention, "every block's attention: " + nn::attention_names(), KeyKind::Model)
+      .non_empty();
   o.bind("attention_options", attention_options,
          "the attention's own options, \"key=value,...\" (none for softmax and linear)", KeyKind::Model);
-  o.bind("n_layer", n_layer, "", KeyKind::Model);
-  o.bind("n_head", n_head, "", KeyKind::Model);
-  o.bind("n_embd", n_embd, "C", KeyKind::Model);
+  o.bind("n_layer", n_layer, "", KeyKind::Model).int_range(1, kMax);
+  o.bind("n_head", n_head, "", KeyKind::Model).int_range(1, kMax);
+  o.bind("n_embd", n_embd, "C", KeyKind::Model).int_range(1, kMax);
   o.bind("elita_numerics", elita_numerics, "stable (exact) or clip (the original's ±20)", KeyKind::Model);
   o.bind("elita_positions", elita_positions, "relative (i/(N−1), the original's) or absolute "
          "(i/(block_size−1))", KeyKind::Model);
-  o.bind("elita_att_w", elita_att_w, "ELiTA's value width A (0: n_embd / n_head)", KeyKind::Model);
-  o.bind("elita_pos_w", elita_pos_w, "ELiTA's sinusoids per position part P", KeyKind::Model);
-  o.bind("elita_ff", elita_ff, "FeedForward2's factor F (model = elita)", KeyKind::Model);
-  o.bind("dropout", dropout);
+  o.bind("elita_att_w", elita_att_w, "ELiTA's value width A (0: n_embd / n_head)", KeyKind::Model)
+      .int_range(0, kMax);
+  o.bind("elita_pos_w", elita_pos_w, "ELiTA's sinusoids per position part P", KeyKind::Model).int_range(1, kMax);
+  o.bind("elita_ff", elita_ff, "FeedForward2's factor F (model = elita)", KeyKind::Model).int_range(1, kMax);
+  o.bind("dropout", dropout).float_range(0, 1, false, /*hi_open=*/true);
   o.bind("bias", bias, "biases in Linear and LayerNorm", KeyKind::Model);
-  o.bind("learning_rate", learning_rate, "peak learning rate");
-  o.bind("max_iters", max_iters, "last iteration (the loop runs 0..max_iters)");
-  o.bind("weight_decay", weight_decay, "AdamW decay of the matrices");
-  o.bind("beta1", beta1);
-  o.bind("beta2", beta2);
-  o.bind("grad_clip", grad_clip, "clip the global gradient norm (0: off)");
+  o.bind("learning_rate", learning_rate, "peak learning rate").float_range(0, kInf);
+  o.bind("max_iters", max_iters, "last iteration (the loop runs 0..max_iters)").int_range(0, kMax);
+  o.bind("weight_decay", weight_decay, "AdamW decay of the matrices").float_range(0, kInf);
+  o.bind("beta1", beta1).float_range(0, 1, false, /*hi_open=*/true);
+  o.bind("beta2", beta2).float_range(0, 1, false, /*hi_open=*/true);
+  o.bind("grad_clip", grad_clip, "clip the global gradient norm (0: off)").float_range(0, kInf);
   o.bind("decay_lr", decay_lr, "follow lr_schedule (false: constant learning_rate)");
   o.bind("lr_schedule", lr_schedule, "cosine (warmup then cosine decay) or inverse_sqrt "
-         "(learning_rate · min(1, √(warmup_iters / step)))");
-  o.bind("warmup_iters", warmup_iters);
-  o.bind("lr_decay_iters", lr_decay_iters);
-  o.bind("min_lr", min_lr);
-  o.bind("device", device, "cpu or cuda");
-  o.bind("threads", threads, "CPU threads (0: all)");
-  o.bind("seed", seed, "seeds init, batches and dropout");
+         "(learning_rate · min(1, √(warmup_iters / step)))").non_empty();
+  o.bind("warmup_iters", warmup_iters).int_range(0, kMax);
+  o.bind("lr_decay_iters", lr_decay_iters).int_range(1, kMax);
+  o.bind("min_lr", min_lr).float_range(0, kInf);
+  o.bind("device", device, "cpu or cuda").non_empty();
+  o.bind("threads", threads, "CPU threads (0: all)").int_range(0, kMaxThreads);
+  o.bind("seed", seed, "seeds init, batches and dropout").int_range(0, kMax);
   o.bind("detect_anomaly", detect_anomaly, "stop at the first NaN/Inf of a forward or backward, "
          "naming the op (slow)");
 }
 
 void TrainConfig::validate() const {
+  std::error_code ec;
+  ATTIC_CHECK(!std::filesystem::exists(out_dir, ec) || std::filesystem::is_directory(out_dir, ec),
+              "out_dir '", out_dir, "' is a file; it must be a folder, or not exist yet");
   ATTIC_CHECK(init_from == "scratch" || init_from == "resume",
-              "init_from must be scratch or resume, got '", init_from, "'");
+              "init_from must be scratch or resume, got ", util::quote_value(init_from));
   ATTIC_CHECK(!reset_optimizer || init_from == "resume",
               "reset_optimizer = true needs init_from = resume (a new run has a new optimizer anyway)");
   ATTIC_CHECK(model == "gpt" || model == "pooled_lm" || model == "elita" || model == "linformer",
-              "model must be gpt, pooled_lm, elita or linformer, got '", model, "'");
+              "model must be gpt, pooled_lm, elita or linformer, got ", util::quote_value(model));
   (void)nn::find_attention(attention);  // throws for a name it does not know, listing the known ones
   ATTIC_CHECK(model != "pooled_lm" || bool(nn::find_attention(attention).make_attention),
               "attention ", attention, " is a GPT attention only: model pooled_lm needs one with a "
               "q, k, v form (softmax, linear_elu or linear_exp)");
   ATTIC_CHECK(model == "gpt" || model == "linformer" || attention_options.empty(), "attention_options: the ", model,
-              " model's attentions take no options, got '", attention_options, "'");
+              " model's attentions take no options, got ", util::quote_value(attention_options));
   ATTIC_CHECK(model != "linformer" || attention == "softmax" || attention == "linformer",
               "model linformer has the Linformer's attention in every layer; attention = ", attention,
               " needs model gpt");
@@ -97,11 +111,11 @@ void TrainConfig::validate() const {
                 elita_pos_w, " and ", elita_ff);
   }
   ATTIC_CHECK(lr_schedule == "cosine" || lr_schedule == "inverse_sqrt",
-              "lr_schedule must be cosine or inverse_sqrt, got '", lr_schedule, "'");
+              "lr_schedule must be cosine or inverse_sqrt, got ", util::quote_value(lr_schedule));
   ATTIC_CHECK(lr_schedule != "inverse_sqrt" || warmup_iters > 0,
               "lr_schedule inverse_sqrt needs warmup_iters > 0 (the step where the decay starts), got ",
               warmup_iters);
-  ATTIC_CHECK(device == "cpu" || device == "cuda", "device must be cpu or cuda, got '", device, "'");
+  ATTIC_CHECK(device == "cpu" || device == "cuda", "device must be cpu or cuda, got ", util::quote_value(device));
   ATTIC_CHECK(eval_interval > 0 && log_interval > 0 && eval_iters > 0,
               "eval_interval, log_interval and eval_iters must be positive");
   ATTIC_CHECK(gradient_accumulation_steps > 0, "gradient_accumulation_steps must be positive, got ",
@@ -219,6 +233,13 @@ double TrainConfig::lr_at(int64_t iter) const {
 
 std::string TrainConfig::dataset_path() const {
   return dataset.empty() ? default_dataset_path() : dataset;
+}
+
+void TrainConfig::check_splits(const TextDataset& data) const {
+  for (Split split : {Split::Train, Split::Val})
+    ATTIC_CHECK(data.size(split) > block_size, "dataset ", dataset_path(), ": its ", split_name(split),
+                " split has ", data.size(split), " characters, too few for block_size = ", block_size,
+                " (a window needs block_size + 1; the val split is the last 10% of the text)");
 }
 
 }  // namespace attic::cli

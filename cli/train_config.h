@@ -7,6 +7,7 @@
 
 #include "cli/checkpoint.h"
 #include "cli/options.h"
+#include "data/text_dataset.h"
 #include "models/elita/config.h"
 #include "models/gpt/config.h"
 #include "models/linformer/config.h"
@@ -91,6 +92,9 @@ struct TrainConfig {
   double lr_at(int64_t iter) const;
   // The text file to read: dataset, or the shipped Shakespeare when it is empty.
   std::string dataset_path() const;
+  // Throws naming the dataset and block_size when its train or val split is too short for
+  // one window of block_size + 1 tokens (x and the y one token later).
+  void check_splits(const TextDataset& data) const;
 };
 
 }  // namespace attic::cli

@@ -52,6 +52,7 @@ struct State {
 TextDataset load_dataset(const TrainConfig& cfg) {
   const std::string path = cfg.dataset_path();
   TextDataset data = TextDataset::from_name(path);
+  cfg.check_splits(data);
   std::cout << "dataset " << path << ": " << data.tokens().numel() << " characters, vocab "
             << data.vocab_size() << ", train " << data.size(Split::Train) << ", val "
             << data.size(Split::Val) << "\n";

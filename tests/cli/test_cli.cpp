@@ -194,7 +194,7 @@ TEST_CASE("bad flags and configs give one line and exit code 2", "[cli][errors]"
   CHECK(r.out == "attic: config key 'batch_size' expects an integer, got 'twelve'\n");
   r = attic_run("train " + s.path("missing.cfg"));
   CHECK(r.code == 2);
-  CHECK(r.out == "attic: cannot read config file '" + s.path("missing.cfg") + "'\n");
+  CHECK(r.out == "attic: cannot read config file '" + s.path("missing.cfg") + "': no such file\n");
   std::ofstream(s.path("bad.cfg")) << "n_layer = 2\nthis line has no equals sign\n";
   r = attic_run("train " + s.path("bad.cfg"));
   CHECK(r.code == 2);
@@ -298,7 +298,7 @@ TEST_CASE("attic plot speedup draws the sweep's table, one panel per axis", "[cl
   Run bad = attic_run("plot speedup --in=" + s.path("bad.tsv") + " --out=" + s.path("bad.svg"));
   CHECK(bad.code == 2);
   CHECK(bad.out == "attic: plot speedup: " + s.path("bad.tsv") +
-                       " line 1 is not 'axis<TAB>value<TAB>speed-up': 'n_embd\t128\tfast'\n");
+                       " line 1 is not 'axis<TAB>value<TAB>speed-up': 'n_embd\\t128\\tfast'\n");
   CHECK(!std::filesystem::exists(s.path("bad.svg")));
 }
 

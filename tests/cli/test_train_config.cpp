@@ -13,12 +13,13 @@ using attic::testing::error_message;
 
 namespace {
 
-// Another valid text for a key's value: a bool flipped, a number plus 1, a string extended.
+// Another valid text for a key's value: a bool flipped, an int plus 1, a float halved plus
+// 0.01 (so that dropout and the betas stay in [0, 1)), a string extended.
 std::string changed(const Options& o, const std::string& key) {
   const std::string type = o.type(key), v = o.value(key);
   if (type == "bool") return v == "true" ? "false" : "true";
   if (type == "int") return std::to_string(std::stoll(v) + 1);
-  if (type == "float") return std::to_string(std::stod(v) + 1.0);
+  if (type == "float") return std::to_string(std::stod(v) / 2 + 0.01);
   return v + "_x";
 }
 
