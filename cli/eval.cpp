@@ -13,6 +13,7 @@
 #include "cli/device.h"
 #include "cli/estimate_loss.h"
 #include "cli/eval_digit_mul.h"
+#include "cli/out_of_memory.h"
 #include "cli/restore.h"
 #include "data/text_dataset.h"
 #include "tensor/threads.h"
@@ -63,7 +64,9 @@ int eval(const std::vector<std::string>& args) {
     eval_digit_mul(r, data, mul);
     return 0;
   }
-  const Losses losses = estimate_loss(*r.model, data, cfg, r.info.iter_num, device);
+  const Losses losses = naming_settings("eval: evaluating", step_size_settings(cfg), [&] {
+    return estimate_loss(*r.model, data, cfg, r.info.iter_num, device);
+  });
   std::printf("iter %lld checkpoint: train loss %.4f, val loss %.4f\n", (long long)r.info.iter_num,
               losses.train, losses.val);
   return 0;

@@ -31,7 +31,7 @@ decltype(auto) naming_settings(const std::string& doing, const std::string& sett
   } catch (const OutOfMemory& e) {
     fail_out_of_memory(doing, settings, e.what());
   } catch (const std::bad_alloc&) {
-    fail_out_of_memory(doing, settings, "operator new failed (std::bad_alloc)");
+    fail_out_of_memory(doing, settings, "operator new found no memory");
   } catch (const std::length_error& e) {
     fail_out_of_memory(doing, settings, e.what());
   }

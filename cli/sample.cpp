@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/device.h"
 #include "cli/files.h"
+#include "cli/out_of_memory.h"
 #include "cli/restore.h"
 #include "tensor/threads.h"
 
@@ -55,7 +56,10 @@ int sample(const std::vector<std::string>& args) {
   const Tensor prompt = from_vector(ids, {1, int64_t(ids.size())});
   Generator gen{static_cast<uint64_t>(seed)};
   for (int64_t s = 0; s < num_samples; ++s) {
-    const Tensor out = r.model->generate(prompt, max_new_tokens, temperature, top_k, &gen, use_cache);
+    const Tensor out = naming_settings(
+        "sample: generating", model_size_settings(r.config) + " max_new_tokens=" +
+                                  std::to_string(max_new_tokens),
+        [&] { return r.model->generate(prompt, max_new_tokens, temperature, top_k, &gen, use_cache); });
     std::cout << r.tokenizer->decode(out.to_vector<int64_t>()) << "\n---------------\n";
     std::cout.flush();
   }

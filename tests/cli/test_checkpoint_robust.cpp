@@ -477,7 +477,7 @@ TEST_CASE("a save stopped between its commit and its last rename resumes from th
   CHECK(lines_matching(r.out, "^resuming from .* at iteration 3$").size() == 1);
 }
 
-TEST_CASE("--reset_optimizer=true resumes from the model alone", "[cli][checkpoint]") {
+TEST_CASE("reset_optimizer = true resumes from the model alone", "[cli][checkpoint]") {
   Scratch s;
   const std::string flags = " --eval_interval=1 --always_save_checkpoint=true --eval_iters=1";
   REQUIRE(attic_run("train " + s.tiny("out") + flags + " --max_iters=2").code == 0);

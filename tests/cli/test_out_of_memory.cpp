@@ -60,9 +60,24 @@ TEST_CASE("threads the system refuses end in one line that says to ask for fewer
   CHECK(r.out.find("--threads") != std::string::npos);
 }
 
-TEST_CASE("a block_size whose tensors cannot be counted names the settings", "[cli][memory]") {
+TEST_CASE("a width whose tensors cannot be counted names the settings", "[cli][memory]") {
   Scratch s;
-  const Run r = attic_run("train " + s.tiny("out") + " --block_size=4611686018427387904");
+  // The token table [vocab, 2^62] has more elements than int64 holds.
+  const Run r = attic_run("train " + s.tiny("out") + " --n_head=1 --n_embd=4611686018427387904");
   check_one_clean_line(r);
-  CHECK(r.out.find("block_size=4611686018427387904") != std::string::npos);
+  CHECK(r.out.find("building the model") != std::string::npos);
+  CHECK(r.out.find("n_embd=4611686018427387904") != std::string::npos);
+  CHECK(r.out.find("does not fit in int64") != std::string::npos);
+}
+
+TEST_CASE("an evaluation too large for memory names batch_size", "[cli][memory]") {
+  if (skip_under_asan()) return;
+  Scratch s;
+  REQUIRE(attic_run("train " + s.tiny("out") + " --max_iters=2 --eval_interval=2").code == 0);
+  // A batch of 10^8 windows of 16 tokens: 12.8 GB of int64 token ids.
+  const Run r = attic_run_limited(1000000, "eval --out_dir=" + s.path("out") +
+                                               " --batch_size=100000000 --eval_iters=1");
+  check_one_clean_line(r);
+  CHECK(r.out.find("eval: evaluating") != std::string::npos);
+  CHECK(r.out.find("batch_size=100000000") != std::string::npos);
 }
