@@ -25,10 +25,16 @@
 #if defined(__AVX512F__)
 // GCC 12 flags the intrinsics' own _mm512_undefined_ps() as "may be used uninitialized"
 // (a known false positive); the warning points into this header, so it is silenced here.
+// Clang defines __GNUC__ too, but has no such warning (nor the false positive), and would
+// reject the unknown name under -Werror.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #endif
 
 #include "tensor/cpu/gemm.h"
