@@ -28,7 +28,8 @@ run("configuring examples/standalone" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples
     -B ${WORK}/build -DCMAKE_PREFIX_PATH=${WORK}/prefix -DCMAKE_CXX_COMPILER=${CXX}
     -DCMAKE_BUILD_TYPE=${BUILD_TYPE} ${cross})
 file(READ ${WORK}/build/CMakeCache.txt cache)
-if(NOT cache MATCHES "attic_DIR:PATH=${WORK}/prefix/")
+# (its type is PATH, or UNINITIALIZED where a cross build named it on the command line)
+if(NOT cache MATCHES "attic_DIR:[A-Z]+=${WORK}/prefix/")
   message(FATAL_ERROR "find_package(attic) did not take the installed package in ${WORK}/prefix")
 endif()
 run("building examples/standalone" ${CMAKE_COMMAND} --build ${WORK}/build)
