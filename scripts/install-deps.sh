@@ -23,7 +23,9 @@ if ! command -v apt-get >/dev/null 2>&1; then
   command -v c++ >/dev/null 2>&1 || missing+=("a C++20 compiler")
   command -v make >/dev/null 2>&1 || missing+=(make)
   has_catch2 || missing+=("Catch2 v2")
-  for pkg in "$@"; do missing+=("$pkg (the Debian package's name)"); done
+  for pkg in "$@"; do  # Debian's names; a package is there if its command is (clang, gdb)
+    command -v "$pkg" >/dev/null 2>&1 || missing+=("$pkg (Debian's name for it)")
+  done
   [ ${#missing[@]} -eq 0 ] && exit 0
   echo "attic: apt-get not found, so nothing is installed; missing: ${missing[*]}." >&2
   if [ "$(uname -s)" = Darwin ]; then
