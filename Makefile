@@ -3,6 +3,11 @@
 #   make test            Release build in build/, every test
 #   make test-sanitize   the same in build-asan/ with AddressSanitizer + UBSan (CPU only:
 #                        ASan and the CUDA runtime do not mix)
+#   make test-clang      the Release build with clang in build-clang/ (warnings are errors
+#                        there too), every test; CPU only
+#   make test-arm        an aarch64 cross build in build-arm/ (cmake/aarch64-linux-gnu.cmake),
+#                        its tests run under qemu-aarch64; ARM_SKIP leaves out the tests it
+#                        matches (a ctest -E regex; empty: none)
 #   make debug           -O0 -g build with assertions in build-debug/ (for gdb)
 #   make compare-attention  the laptop GPT with softmax, linear_elu and linear_exp attention,
 #                        trained in turn, in one table and one picture (attic compare)
@@ -20,7 +25,7 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build exercise shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize debug bench-peer clean
+.PHONY: deps configure build exercise shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize test-clang test-arm debug bench-peer clean
 
 deps:
 	@scripts/install-deps.sh
@@ -80,6 +85,26 @@ test-sanitize: deps
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j$(JOBS)
 
+# Learners' laptops build with clang as often as with GCC (macOS has only clang).
+test-clang:
+	@scripts/install-deps.sh clang
+	@cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
+		-DATTIC_CUDA=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build-clang -j$(JOBS)
+	cd build-clang && ctest --output-on-failure -j$(JOBS)
+
+# ARM laptops and boards (Apple Silicon, Raspberry Pi, Graviton): the NEON code paths, built
+# by the cross compiler and run by qemu. Under qemu most tests take 1-5x their native time,
+# but the few that train or benchmark for long take 20-100x (minutes each), so CI leaves
+# those out (ARM_SKIP, see .ci/run); by hand, all of them run (about 25 minutes on 2 cores).
+ARM_SKIP ?=
+test-arm:
+	@scripts/install-deps.sh g++-aarch64-linux-gnu qemu-user
+	@cmake -S . -B build-arm -DCMAKE_BUILD_TYPE=Release -DATTIC_CUDA=OFF \
+		-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build-arm -j$(JOBS)
+	cd build-arm && ctest --output-on-failure -j$(JOBS) $(if $(ARM_SKIP),-E '$(ARM_SKIP)')
+
 # -O0 -g, assert() and libstdc++'s checks on: the build to step through in gdb. Every
 # binary carries attic's gdb pretty-printers; debug/gdb/attic-gdb lets gdb load them.
 debug: deps
@@ -94,4 +119,4 @@ bench-peer: configure
 	bench/peer/compare.sh
 
 clean:
-	rm -rf build build-asan build-debug
+	rm -rf build build-asan build-debug build-clang build-arm

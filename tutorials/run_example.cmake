@@ -1,5 +1,7 @@
 # ctest helper: run one tutorial example and compare its stdout with the expected file.
-#   cmake -DEXE=... -DEXPECTED=x.out -DIMG_DIR=tutorials/img -P run_example.cmake
+#   cmake -DEXE=... [-DEMULATOR="qemu-aarch64 -L ..."] -DEXPECTED=x.out -DIMG_DIR=tutorials/img
+#         -P run_example.cmake
+# EMULATOR runs a cross-compiled example (empty or absent in a native build).
 # The example runs in a scratch folder of its own. Every NN_name.svg it writes there is a
 # picture that a chapter shows, so it must equal tutorials/img/NN_name.svg byte for byte.
 #
@@ -8,7 +10,8 @@
 set(work ${EXE}.run)
 file(REMOVE_RECURSE ${work})
 file(MAKE_DIRECTORY ${work})
-execute_process(COMMAND ${EXE} WORKING_DIRECTORY ${work}
+separate_arguments(emulator UNIX_COMMAND "${EMULATOR}")
+execute_process(COMMAND ${emulator} ${EXE} WORKING_DIRECTORY ${work}
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${EXE} exited with ${rc}\n${err}")

@@ -152,8 +152,10 @@ void softmax_rows(T* S, int64_t lds, int64_t i0, int64_t rows, int64_t Tk, bool 
       for (int64_t j = 0; j < n[r]; ++j) row[j] *= s;
       for (int64_t j = n[r]; j < nv[r]; ++j) row[j] = T(-INFINITY);
       T mr = -INFINITY;
-      // (the ternary vectorizes where std::max does not: see tensor/cpu/softmax.cpp)
+      // (the ternary vectorizes where std::max does not, with GCC: see tensor/cpu/softmax.cpp)
+#if !defined(__clang__)
 #pragma omp simd reduction(max : mr)
+#endif
       for (int64_t j = 0; j < nv[r]; ++j) mr = mr > row[j] ? mr : row[j];
       m[r] = mr;
     }

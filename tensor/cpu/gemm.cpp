@@ -25,12 +25,18 @@
 #if defined(__AVX512F__)
 // GCC 12 flags the intrinsics' own _mm512_undefined_ps() as "may be used uninitialized"
 // (a known false positive); the warning points into this header, so it is silenced here.
+// Clang defines __GNUC__ too, but has no such warning (nor the false positive), and would
+// reject the unknown name under -Werror.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #elif defined(__AVX__)
 #include <immintrin.h>
+#endif
 #endif
 
 #include "tensor/cpu/gemm.h"
@@ -39,13 +45,17 @@
 namespace attic::cpu {
 namespace {
 
-// ---- SIMD registers of the build target (ATTIC_NATIVE=OFF lands in the last branch).
+// ---- SIMD registers of the build target (ATTIC_NATIVE=OFF on x86-64 lands in the last
+// branch).
 #if defined(__AVX512F__)
 constexpr int kVecBytes = 64;  // zmm
 constexpr int kVecRegs = 32;
 #elif defined(__AVX__)
 constexpr int kVecBytes = 32;  // ymm
 constexpr int kVecRegs = 16;
+#elif defined(__aarch64__)
+constexpr int kVecBytes = 16;  // NEON q registers, v0-v31; scalar floats live in them too
+constexpr int kVecRegs = 32;
 #else
 constexpr int kVecBytes = 16;  // xmm (SSE2), or a 128-bit register elsewhere
 constexpr int kVecRegs = 16;
@@ -63,14 +73,28 @@ struct Blocking {
   //   32 registers (AVX-512): 14 * 2 + 2 + 1 = 31;   16 registers: 6 * 2 + 2 + 1 = 15.
   // Each k step does MR * kNV FMAs for kNV loads + MR broadcasts, enough to keep both FMA
   // ports busy rather than the load ports.
+  // AArch64 is budgeted differently: an FMA there takes its A value from a lane of a
+  // register (fmla v.4s, v.4s, v.s[0]), and GCC loads all MR A values of a step ahead, each
+  // into a register of its own, so the budget is MR * kNV + kNV + MR. 5 x 16 takes
+  // 20 + 4 + 5 = 29 of the 32; 14 x 8 (AVX-512's shape) or 8 x 12 would need 44 or 35, and
+  // GCC 12 then spills accumulators to the stack inside the k loop (seen in its assembly).
+  // NR = 16, not 12: the GPT's N (head size 64, C = 128 ... 768) are multiples of 16, so no
+  // strip is padded and B can be read in place (see b_in_place).
+#if defined(__aarch64__)
+  static constexpr int kNV = 4;
+  static constexpr int MR = 5;
+  static_assert(MR * kNV + kNV + MR <= kVecRegs);
+#else
   static constexpr int kNV = 2;
-  static constexpr int NR = kNV * kLanes;
   static constexpr int MR = kVecRegs >= 32 ? 14 : 6;
+  static_assert(MR * kNV + kNV + 1 <= kVecRegs);
+#endif
+  static constexpr int NR = kNV * kLanes;
 
   // KC: a B strip [KC, NR] stays in L1 while every A strip of the block streams past it:
-  // KC * NR * sizeof(T) = 256 * 2 * kVecBytes = 32 KiB of the 48 KiB L1 with AVX-512
-  // (16 KiB with AVX2, 8 KiB with SSE); the A strip [MR, KC] (14 KiB of float) comes from
-  // L2. A long KC also spreads the C tile's load and store over more FMAs. KC = 192 and 384
+  // KC * NR * sizeof(T) = 256 * kNV * kVecBytes = 32 KiB of the 48 KiB L1 with AVX-512
+  // (16 KiB with AVX2 and NEON, whose L1 is 64 KiB or more, 8 KiB with SSE); the A strip
+  // [MR, KC] (14 KiB of float) comes from L2. A long KC also spreads the C tile's load and store over more FMAs. KC = 192 and 384
   // measured the same within noise.
   static constexpr int64_t KC = 256;
   static constexpr int64_t KC_kmajor = 192;  // for a k-major A read in place (gemm_blocked)

@@ -28,8 +28,12 @@ void CpuBackend::softmax(const KTensor& out, const KTensor& in, bool log) {
     auto row = [&](const T* xr, T* orow, auto si, auto so) {
       T m = -INFINITY;
       // The ternary, not std::max: GCC 12 keeps a std::max reduction scalar (vmaxss), the
-      // ternary becomes vmaxps.
+      // ternary becomes vmaxps. Clang (14-16) vectorizes a float max reduction only under
+      // -ffinite-math-only, and a pragma asking for it would fail its -Wpass-failed check,
+      // so only GCC is asked; with clang this loop stays scalar (the exps below dominate).
+#if !defined(__clang__)
 #pragma omp simd reduction(max : m)
+#endif
       for (int64_t i = 0; i < n; ++i) m = m > xr[i * si] ? m : xr[i * si];
       if (m == -INFINITY) m = 0;  // a row of -inf (fully masked): avoid inf - inf
       // x - m <= 0 from here on (m is the row's max), so the cheaper exp of x <= 0 applies.

@@ -18,7 +18,11 @@ void softmax_naive(int64_t N, int64_t C, const T* x, T* y, bool log) {
   for (int64_t n = 0; n < N; ++n) {
     const T* row = x + n * C;
     double m = -INFINITY, s = 0;
-    for (int64_t i = 0; i < C; ++i) m = std::fmax(m, double(row[i]));
+    // The max by a comparison, not std::fmax (the same here: a NaN is skipped either way):
+    // GCC 12.2 for AArch64 crashes at -O3 vectorizing an fmax over widened floats ("internal
+    // compiler error: in vect_transform_reduction"), Debian 12's compiler among them.
+    for (int64_t i = 0; i < C; ++i)
+      if (double(row[i]) > m) m = double(row[i]);
     for (int64_t i = 0; i < C; ++i) s += std::exp(double(row[i]) - m);
     for (int64_t i = 0; i < C; ++i)
       y[n * C + i] = T(log ? double(row[i]) - m - std::log(s) : std::exp(double(row[i]) - m) / s);

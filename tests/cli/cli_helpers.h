@@ -22,9 +22,17 @@ struct Run {
   std::string out;  // stdout and stderr together
 };
 
+// The command line that starts the `attic` program: ATTIC_BIN, after the emulator that runs
+// it when it was cross-compiled (ATTIC_EMULATOR, e.g. "qemu-aarch64 -L /usr/aarch64-linux-gnu";
+// empty in a native build). Both are set by CMake.
+inline std::string attic_command() {
+  const std::string emulator = ATTIC_EMULATOR;
+  return emulator.empty() ? std::string(ATTIC_BIN) : emulator + " " + ATTIC_BIN;
+}
+
 // Runs `attic <args>` and captures what it prints.
 inline Run attic_run(const std::string& args) {
-  const std::string cmd = std::string(ATTIC_BIN) + " " + args + " 2>&1";  // set by CMake
+  const std::string cmd = attic_command() + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
   std::string out;

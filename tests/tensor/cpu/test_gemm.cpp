@@ -127,11 +127,13 @@ TEST_CASE("gemm: transposed and padded strides cost nothing in correctness", "[c
   // 100x40x600 reads a transposed A where it lies (as the GPT's dW = dYᵀ X does) over three
   // KC blocks; 1024x20x100 with a transposed A has its columns 4 KiB apart in float, so the
   // k-major A is packed (float and double alike).
-  // 130x64x300: few rows (10 strips, the last one shifted) and whole strips of columns, so
-  // a row-major (or padded) B is read where it lies too, over two KC blocks.
-  const std::vector<Dims> shapes = {{7, 13, 5},     {257, 129, 65}, {1, 700, 300},
-                                    {768, 128, 384}, {100, 40, 600}, {1024, 20, 100},
-                                    {130, 64, 300}};
+  // 130x64x300: few rows (10 strips, the last one shifted, with AVX-512's MR = 14) and whole
+  // strips of columns, so a row-major (or padded) B is read where it lies too, over two KC
+  // blocks. 47x64x300 does the same with every target's tile (MR = 5 on NEON, 6 on AVX2 and
+  // SSE, 14 on AVX-512; NR = 8 to 32): at most 10 strips, the last one partial.
+  const std::vector<Dims> shapes = {{7, 13, 5},      {257, 129, 65},  {1, 700, 300},
+                                    {768, 128, 384}, {100, 40, 600},  {1024, 20, 100},
+                                    {130, 64, 300},  {47, 64, 300}};
   const Layout layouts[] = {Layout::RowMajor, Layout::Transposed, Layout::Padded};
   with_1_and_2_threads([&] {
     for (Dims d : shapes)
@@ -146,7 +148,8 @@ TEST_CASE("gemm: transposed and padded strides cost nothing in correctness", "[c
 TEST_CASE("gemm: every way of reading A, packed or in place", "[cpu][gemm]") {
   // A packed row by row: its rows 4 KiB apart (K = 1024 floats, 512 doubles), which would
   // alias in L1 if read in place, or no unit stride at all. A column-major A of fewer rows
-  // than a strip (M = 5), read in place with its one partial strip packed.
+  // than a strip (M = 5; M = 4 on NEON, whose strips are 5 rows), read in place with its one
+  // partial strip packed.
   with_1_and_2_threads([] {
     check_against_naive<float>({40, 50, 1024}, Layout::RowMajor, Layout::RowMajor);
     check_against_naive<double>({40, 50, 512}, Layout::RowMajor, Layout::Transposed);
@@ -154,8 +157,10 @@ TEST_CASE("gemm: every way of reading A, packed or in place", "[cpu][gemm]") {
       check_against_naive<float>(d, Layout::Strided, Layout::RowMajor);
       check_against_naive<double>(d, Layout::Strided, Layout::Padded);
     }
-    check_against_naive<float>({5, 200, 300}, Layout::Transposed, Layout::RowMajor);
-    check_against_naive<double>({5, 200, 300}, Layout::Transposed, Layout::Transposed);
+    for (int64_t m : {5, 4}) {
+      check_against_naive<float>({m, 200, 300}, Layout::Transposed, Layout::RowMajor);
+      check_against_naive<double>({m, 200, 300}, Layout::Transposed, Layout::Transposed);
+    }
   });
 }
 

@@ -64,7 +64,9 @@ void check_forward(Dims d, int64_t ld, double offset, double scale, bool log) {
   Tally t;
   for (int64_t n = 0; n < N; ++n) {
     double m = -INFINITY, s = 0;
-    for (int64_t i = 0; i < C; ++i) m = std::fmax(m, double(dense[size_t(n * C + i)]));
+    // (a comparison, not std::fmax: see softmax_naive)
+    for (int64_t i = 0; i < C; ++i)
+      if (double(dense[size_t(n * C + i)]) > m) m = double(dense[size_t(n * C + i)]);
     for (int64_t i = 0; i < C; ++i) s += std::exp(double(dense[size_t(n * C + i)]) - m);
     for (int64_t i = 0; i < C; ++i) {
       const size_t at = size_t(n * C + i);
