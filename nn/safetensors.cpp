@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -238,10 +240,19 @@ void check_bool_bytes(const std::string& where, const std::string& name, const T
 
 SafetensorsFile load_safetensors(const std::string& path) {
   std::error_code ec;
-  const uintmax_t file_size = fs::file_size(path, ec);
-  ATTIC_CHECK(!ec, "load_safetensors: cannot open '", path, "': ", ec.message());
+  ATTIC_CHECK(!fs::is_directory(path, ec), "load_safetensors: '", path, "' is a folder, not a file");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  ATTIC_CHECK(in.is_open(), "load_safetensors: cannot open '", path, "'");
+  ATTIC_CHECK(in.is_open(), "load_safetensors: cannot open '", path, "': ",
+              errno != 0 ? std::strerror(errno) : "unknown error");
+  // The size of the file this stream opened: a writer may rename a new file over `path`
+  // at any moment (a training saving while `attic eval` reads), and asking the path for
+  // its size could then measure the new file while the stream reads the old one.
+  in.seekg(0, std::ios::end);
+  const std::streamoff end = in.tellg();
+  in.seekg(0, std::ios::beg);
+  ATTIC_CHECK(end >= 0 && in.good(), "load_safetensors: cannot read '", path, "'");
+  const uintmax_t file_size = uintmax_t(end);
   const std::string where = "load_safetensors: '" + path + "': ";
   auto read = [&](char* dst, int64_t n) {
     in.read(dst, std::streamsize(n));

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -30,9 +31,8 @@ inline std::string attic_command() {
   return emulator.empty() ? std::string(ATTIC_BIN) : emulator + " " + ATTIC_BIN;
 }
 
-// Runs `attic <args>` and captures what it prints.
-inline Run attic_run(const std::string& args) {
-  const std::string cmd = attic_command() + " " + args + " 2>&1";
+// Runs a shell command line and captures what it prints on stdout (append 2>&1 for both).
+inline Run shell_run(const std::string& cmd) {
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
   std::string out;
@@ -40,6 +40,26 @@ inline Run attic_run(const std::string& args) {
   while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
   const int status = pclose(p);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// Runs `attic <args>` and captures what it prints.
+inline Run attic_run(const std::string& args) {
+  return shell_run(attic_command() + " " + args + " 2>&1");
+}
+
+// In a test that caps attic's memory: `if (skip_under_emulator()) return;`. An emulator
+// (qemu-user) maps the guest's address space inside its own, so a cap measures qemu, not attic.
+inline bool skip_under_emulator() {
+  if (std::string(ATTIC_EMULATOR).empty()) return false;
+  std::cout << "skipped: attic runs under an emulator, whose memory is not attic's" << std::endl;
+  return true;
+}
+
+// Runs `attic <args>` in a shell that first caps its address space at `kib` KiB (ulimit -v):
+// a laptop's memory, so that a test can ask for too much without taxing the machine.
+inline Run attic_run_capped(long kib, const std::string& args) {
+  return shell_run("(ulimit -v " + std::to_string(kib) + " && exec " + attic_command() + " " +
+                   args + ") 2>&1");
 }
 
 // A scratch folder holding a small corpus, removed at the end of the test.

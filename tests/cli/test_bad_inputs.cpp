@@ -17,6 +17,8 @@
 
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
+
+#include "cli/cli_helpers.h"
 #include <sys/wait.h>
 
 namespace fs = std::filesystem;
@@ -98,7 +100,7 @@ struct Fixture {
     }
     static const bool has_timeout = std::system("command -v timeout > /dev/null 2>&1") == 0;
     std::string cmd = "cd ";
-    cmd.append(sh_quote(dir.string())).append(" && ").append(has_timeout ? "timeout 60 " : "").append(ATTIC_BIN);
+    cmd.append(sh_quote(dir.string())).append(" && ").append(has_timeout ? "timeout 60 " : "").append(attic::testing::attic_command());
     for (const std::string& a : args) cmd.append(" ").append(sh_quote(a));
     cmd.append(" > ").append(sh_quote(path("stdout"))).append(" 2> ").append(sh_quote(path("stderr")));
     const int status = std::system(cmd.c_str());

@@ -46,15 +46,7 @@ Run guarded_run(const std::string& args) {
 #else
   const std::string cap = "ulimit -v 4000000; ";
 #endif
-  const std::string cmd =
-      "(" + cap + "exec timeout 60 " + std::string(ATTIC_BIN) + " " + args + ") 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return shell_run("(" + cap + "exec timeout 60 " + attic_command() + " " + args + ") 2>&1");
 }
 
 std::string read_bytes(const std::string& path) {
@@ -528,7 +520,7 @@ TEST_CASE("two attic trains into one out_dir: the second fails while the first s
   const std::string out = s.path("out");
   // The first saves at every iteration for far longer than this test waits.
   const std::string pid_file = s.path("first.pid");
-  REQUIRE(std::system(("(" + std::string(ATTIC_BIN) + " train " + s.tiny("out") +
+  REQUIRE(std::system(("(" + attic_command() + " train " + s.tiny("out") +
                        " --eval_interval=1 --always_save_checkpoint=true --eval_iters=1"
                        " --max_iters=1000000 > " + s.path("first.log") + " 2>&1 & echo $! > " +
                        pid_file + ")").c_str()) == 0);

@@ -2,10 +2,7 @@
 // settings that asked for too much, and exit 2: never std::terminate.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <string>
-
-#include <sys/wait.h>
 
 #include "cli/cli_helpers.h"
 #include "devices.h"
@@ -13,19 +10,6 @@
 using namespace attic::testing;
 
 namespace {
-
-// Runs `attic <args>` under `ulimit -v <kib>`: the address space a small laptop might give.
-Run attic_run_limited(long kib, const std::string& args) {
-  const std::string cmd = "ulimit -v " + std::to_string(kib) + " && exec " +
-                          std::string(ATTIC_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 // Exactly one error line, and no sign of std::terminate.
 void check_one_clean_line(const Run& r) {
@@ -40,9 +24,9 @@ void check_one_clean_line(const Run& r) {
 
 TEST_CASE("a model too large for memory names n_layer and the size it asked for",
           "[cli][memory]") {
-  if (skip_under_asan()) return;
+  if (skip_under_asan() || skip_under_emulator()) return;
   Scratch s;
-  const Run r = attic_run_limited(1000000, "train " + s.tiny("out") + " --n_layer=100000");
+  const Run r = attic_run_capped(1000000, "train " + s.tiny("out") + " --n_layer=100000");
   check_one_clean_line(r);
   CHECK(r.out.find("building the model") != std::string::npos);
   CHECK(r.out.find("n_layer=100000") != std::string::npos);
@@ -51,10 +35,10 @@ TEST_CASE("a model too large for memory names n_layer and the size it asked for"
 
 TEST_CASE("threads the system refuses end in one line that says to ask for fewer",
           "[cli][memory]") {
-  if (skip_under_asan()) return;
+  if (skip_under_asan() || skip_under_emulator()) return;
   Scratch s;
   // Each thread reserves its stack (8 MiB by default) out of the 1 GB.
-  const Run r = attic_run_limited(1000000, "train " + s.tiny("out") + " --threads=200");
+  const Run r = attic_run_capped(1000000, "train " + s.tiny("out") + " --threads=200");
   check_one_clean_line(r);
   CHECK(r.out.find("thread pool") != std::string::npos);
   CHECK(r.out.find("--threads") != std::string::npos);
@@ -71,11 +55,11 @@ TEST_CASE("a width whose tensors cannot be counted names the settings", "[cli][m
 }
 
 TEST_CASE("an evaluation too large for memory names batch_size", "[cli][memory]") {
-  if (skip_under_asan()) return;
+  if (skip_under_asan() || skip_under_emulator()) return;
   Scratch s;
   REQUIRE(attic_run("train " + s.tiny("out") + " --max_iters=2 --eval_interval=2").code == 0);
   // A batch of 10^8 windows of 16 tokens: 12.8 GB of int64 token ids.
-  const Run r = attic_run_limited(1000000, "eval --out_dir=" + s.path("out") +
+  const Run r = attic_run_capped(1000000, "eval --out_dir=" + s.path("out") +
                                                " --batch_size=100000000 --eval_iters=1");
   check_one_clean_line(r);
   CHECK(r.out.find("eval: evaluating") != std::string::npos);
