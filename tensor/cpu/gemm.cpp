@@ -34,9 +34,9 @@
 #include <immintrin.h>
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #elif defined(__AVX__)
 #include <immintrin.h>
-#endif
 #endif
 
 #include "tensor/cpu/gemm.h"
