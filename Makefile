@@ -21,7 +21,8 @@
 #   make exercise N=02  build the book's exercise 02 (exercises/02_*/) as you left it, and check it
 #   make bench-peer      attic against PyTorch 2 on this CPU: the laptop step (1 and 2 threads, with
 #                        memory), the width / context sweep (table + SVG in build/bench-peer/), the
-#                        GPU-size step, route, ELiTA, Linformer, sampling, and the GEMMs (~30 min)
+#                        GPU-size step, route, ELiTA, Linformer, sampling, the GEMMs, the whole
+#                        recipe, and the laptop step built for AVX2 laptops (~35 min)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
