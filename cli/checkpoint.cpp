@@ -98,7 +98,10 @@ static CheckpointInfo parse_info(const std::map<std::string, std::string>& m, co
 
 // A NaN or Inf in a saved tensor would come back as NaN losses: refused by name.
 static void check_finite(const std::string& path, const nn::StateDict& tensors) {
-  for (const auto& [name, t] : tensors) {
+  for (const auto& entry : tensors) {
+    // Named, not bound: clang before 16 cannot capture a structured binding in a lambda.
+    const std::string& name = entry.first;
+    const Tensor& t = entry.second;
     auto check = [&](const auto* p) {
       for (int64_t i = 0; i < t.numel(); ++i)
         ATTIC_CHECK(std::isfinite(double(p[i])), "checkpoint '", path, "': tensor '", name,
@@ -178,10 +181,15 @@ static nn::SafetensorsFile matching_optimizer(const std::string& out_dir, const 
   const std::string& want = model.optimizer_fnv1a64;
   std::string found = "it is missing";
   if (fs::exists(path)) {
-    nn::SafetensorsFile f = nn::load_safetensors(path);
-    const auto it = f.metadata.find("fnv1a64");
-    if (it != f.metadata.end() && it->second == want) return f;
-    found = it == f.metadata.end() ? "it has no checksum" : "its checksum is " + it->second;
+    // A damaged optim.safetensors must not hide a pending file that matches.
+    try {
+      nn::SafetensorsFile f = nn::load_safetensors(path);
+      const auto it = f.metadata.find("fnv1a64");
+      if (it != f.metadata.end() && it->second == want) return f;
+      found = it == f.metadata.end() ? "it has no checksum" : "its checksum is " + it->second;
+    } catch (const Error& e) {
+      found = std::string("it cannot be read (") + e.what() + ")";
+    }
   }
   if (fs::exists(pending)) {
     nn::SafetensorsFile f;

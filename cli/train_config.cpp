@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <utility>
 
 #include "cli/command_line.h"
 #include "data/text_dataset.h"
@@ -70,6 +71,18 @@ void TrainConfig::bind(Options& o) {
 }
 
 void TrainConfig::validate() const {
+  // The config is saved in the checkpoint as `key = value` lines, a string quoted with " or
+  // with ' (Options::dump), and read back by the same reader: a value it could not read back
+  // would make the checkpoint unloadable.
+  const std::pair<const char*, const std::string*> strings[] = {
+      {"out_dir", &out_dir}, {"dataset", &dataset}, {"attention_options", &attention_options}};
+  for (const auto& [key, v] : strings) {
+    ATTIC_CHECK(v->find_first_of("\n\r") == std::string::npos, "config key '", key,
+                "' must not hold a line break, got ", util::quote_value(*v));
+    ATTIC_CHECK(v->find('"') == std::string::npos || v->find('\'') == std::string::npos,
+                "config key '", key, "' must not hold both kinds of quote, got ",
+                util::quote_value(*v));
+  }
   std::error_code ec;
   ATTIC_CHECK(!std::filesystem::exists(out_dir, ec) || std::filesystem::is_directory(out_dir, ec),
               "out_dir '", out_dir, "' is a file; it must be a folder, or not exist yet");

@@ -167,10 +167,10 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   autograd::DetectAnomalyGuard anomaly(cfg.detect_anomaly);
   if (cfg.threads > 0) set_num_threads(int(cfg.threads));
   const Device device = device_from_flag(cfg.device);
-  // Peak memory counts what this run adds to what the process held before it.
   // One training per out_dir: the lock is held until the run returns or the process ends.
   std::filesystem::create_directories(cfg.out_dir);
   const util::FileLock lock(cfg.out_dir + "/train.lock", "out_dir '" + cfg.out_dir + "'");
+  // Peak memory counts what this run adds to what the process held before it.
   const size_t held_before = memory_stats(device).in_use;
   reset_peak_memory(device);
   const TextDataset data = load_dataset(cfg);

@@ -132,7 +132,10 @@ static std::string write_file(const std::string& tmp, const std::string& header,
 
 std::string save_safetensors(const std::string& path, const StateDict& tensors,
                              const std::map<std::string, std::string>& metadata, bool checksum) {
+  // A checksum carried over from a loaded file describes that file, not this one: it is
+  // replaced, or dropped when this file is written without one.
   std::map<std::string, std::string> meta = metadata;
+  meta.erase(kChecksumKey);
   if (checksum) meta[kChecksumKey] = std::string(16, '0');
   const std::string header = make_header(path, tensors, meta);
   // The digits are the 16 characters before the entry's closing quote.

@@ -67,7 +67,8 @@ int64_t numel_of(const Shape& shape) {
       empty = true;
       continue;
     }
-    if (s < 0 || __builtin_mul_overflow(n, s, &n))
+    ATTIC_CHECK(s > 0, "a tensor of shape ", str(shape), " has a negative size");
+    if (__builtin_mul_overflow(n, s, &n))
       throw OutOfMemory("a tensor of shape " + str(shape) +
                         " is too large: its element count does not fit in int64");
   }

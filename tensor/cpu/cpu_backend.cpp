@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -112,9 +113,16 @@ Cache& cache() {
 }  // namespace
 
 // 64-byte alignment: one cache line, and the width of an AVX-512 register.
+// A request is counted (live, peak, high-water mark) only once it is served: a refused one
+// must not raise the peak, nor the cache's limit, which follows the high-water mark.
 void* CpuBackend::allocate(size_t nbytes) {
+  auto refuse = [&] {
+    throw OutOfMemory("cpu: out of memory allocating " + str_bytes(nbytes) + " (" +
+                      std::to_string(nbytes) + " bytes)");
+  };
+  // No address space holds more than PTRDIFF_MAX bytes; above it size_class would overflow.
+  if (nbytes > size_t(PTRDIFF_MAX)) refuse();
   const size_t cls = size_class(nbytes);
-  count_alloc(nbytes);
   if (kCaching) {
     Cache& c = cache();
     std::lock_guard<std::mutex> lock(c.mu);
@@ -123,15 +131,13 @@ void* CpuBackend::allocate(size_t nbytes) {
       void* p = it->second.back();
       it->second.pop_back();
       c.cached -= cls;
+      count_alloc(nbytes);
       return p;
     }
   }
   void* p = std::aligned_alloc(64, cls);
-  if (!p) {
-    g_live.fetch_sub(nbytes, std::memory_order_relaxed);
-    throw OutOfMemory("cpu: out of memory allocating " + str_bytes(nbytes) + " (" +
-                      std::to_string(nbytes) + " bytes)");
-  }
+  if (!p) refuse();
+  count_alloc(nbytes);
   return p;
 }
 

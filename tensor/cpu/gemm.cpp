@@ -94,8 +94,8 @@ struct Blocking {
   // KC: a B strip [KC, NR] stays in L1 while every A strip of the block streams past it:
   // KC * NR * sizeof(T) = 256 * kNV * kVecBytes = 32 KiB of the 48 KiB L1 with AVX-512
   // (16 KiB with AVX2 and NEON, whose L1 is 64 KiB or more, 8 KiB with SSE); the A strip
-  // [MR, KC] (14 KiB of float) comes from L2. A long KC also spreads the C tile's load and store over more FMAs. KC = 192 and 384
-  // measured the same within noise.
+  // [MR, KC] (MR KiB of float: 14 with AVX-512) comes from L2. A long KC also spreads the C
+  // tile's load and store over more FMAs. KC = 192 and 384 measured the same within noise.
   static constexpr int64_t KC = 256;
   static constexpr int64_t KC_kmajor = 192;  // for a k-major A read in place (gemm_blocked)
   // MC: the packed A block [MC, KC] stays in L2 while the jr loop sweeps it NC / NR times;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -58,6 +59,9 @@ Pool& pool() {
 }  // namespace
 
 void* CudaBackend::allocate(size_t nbytes) {
+  // No device holds more than PTRDIFF_MAX bytes; above it size_class would overflow.
+  if (nbytes > size_t(PTRDIFF_MAX))
+    throw OutOfMemory("cuda: out of device memory allocating " + str_bytes(nbytes));
   Pool& p = pool();
   std::lock_guard<std::mutex> lock(p.mu);
   const size_t cls = size_class(nbytes);
@@ -112,8 +116,14 @@ void CudaBackend::deallocate(void* ptr, size_t nbytes) noexcept {
   p.stats.in_use_bytes -= cls;
   auto g = p.guarded.find(ptr);
   if (g != p.guarded.end()) {
-    // A destructor must not throw: a damaged guard is counted, not reported here.
-    if (!p.guards_intact(ptr, g->second)) ++p.violations;
+    // A destructor must not throw: a damaged guard is counted, not reported here, and so is
+    // a guard that cannot be read back (a sticky CUDA error, no host memory for the copy).
+    bool intact = false;
+    try {
+      intact = p.guards_intact(ptr, g->second);
+    } catch (...) {
+    }
+    if (!intact) ++p.violations;
     p.guarded.erase(g);
     cudaFree(static_cast<char*>(ptr) - p.guard);
     return;

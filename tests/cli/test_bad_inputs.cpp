@@ -4,8 +4,8 @@
 // input, and holds nothing of the C++ library ("terminate", "std::", "basic_filebuf").
 // A few valid edge inputs follow, which must be accepted exactly as given.
 //
-// Each TEST_CASE prints "bad inputs (GROUP): K of N mishandled", so running this program
-// against an older `attic` counts what that one got wrong.
+// Each TEST_CASE prints "bad inputs (GROUP): K of N mishandled": run against any `attic`
+// binary, the program counts what that binary gets wrong.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +37,7 @@ std::string sh_quote(const std::string& s) {
   return q + "'";
 }
 
+// The whole file at p ("" when it cannot be read).
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream s;
@@ -205,6 +206,8 @@ TEST_CASE("train refuses each bad flag with one line naming the setting", "[cli]
     {{"train", "--max_iters"}, "max_iters"},
     {{"train", "--out_dir="}, "out_dir"},
     {{"train", "--out_dir=" + f.path("corpus.txt")}, "corpus.txt"},
+    {{"train", "--out_dir=" + f.path("a\nb")}, "out_dir"},
+    {{"train", "--attention_options=a=\"'"}, "attention_options"},
     {{"train", "--init_from=resume", "--out_dir=" + f.path("empty_dir")}, "empty_dir"},
   });
 }

@@ -49,6 +49,7 @@ Run guarded_run(const std::string& args) {
   return shell_run("(" + cap + "exec timeout 60 " + attic_command() + " " + args + ") 2>&1");
 }
 
+// The whole file, and the whole file replaced.
 std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -95,7 +96,6 @@ void truncate_to(const std::string& path, size_t n) { fs::resize_file(path, n); 
 // a checksum, as a writer that knows nothing of checksums (an older attic) would.
 void rewrite(const std::string& path, const std::function<void(Meta&, nn::StateDict&)>& edit) {
   nn::SafetensorsFile f = nn::load_safetensors(path);
-  f.metadata.erase("fnv1a64");
   edit(f.metadata, f.tensors);
   nn::save_safetensors(path, f.tensors, f.metadata);
 }
@@ -295,7 +295,7 @@ TEST_CASE("every corrupted checkpoint of the corpus is refused with one line nam
       {"always_save_checkpoint", "maybe"}, {"elita_ff", "0"}, {"elita_numerics", "\"bogus\""},
       {"frobnicate", "1"}};
   for (const auto& [key, value] : config_edits)
-    meta_case(std::string("config ") + key + " = " + value, [key = std::string(key), value](Meta& m) {
+    meta_case(std::string("config ") + key + " = " + value, [key = std::string(key), value = value](Meta& m) {
       m["config"] = with_key(m["config"], key, value);
     });
   meta_case("config without n_layer", [](Meta& m) { m["config"] = with_key(m["config"], "n_layer", nullptr); });
@@ -529,18 +529,24 @@ TEST_CASE("two attic trains into one out_dir: the second fails while the first s
     return p.substr(0, p.find('\n'));
   }();
   REQUIRE_FALSE(first.empty());
+  // Killed however the test ends, a failed REQUIRE included.
+  struct KillOnExit {
+    pid_t pid;
+    ~KillOnExit() {
+      ::kill(pid, SIGKILL);
+      for (int i = 0; i < 100 && ::kill(pid, 0) == 0; ++i) ::usleep(20000);
+    }
+  } const guard{pid_t(std::stol(first))};
   // Once its first checkpoint is there, it holds the lock.
   for (int i = 0; i < 600 && !fs::exists(out + "/ckpt.safetensors"); ++i) ::usleep(50000);
   REQUIRE(fs::exists(out + "/ckpt.safetensors"));
   Run second = attic_run("train " + s.tiny("out") + " --max_iters=1");
-  const bool first_alive = ::kill(std::stoi(first), 0) == 0;
+  const bool first_alive = ::kill(guard.pid, 0) == 0;
   int read_ok = 0;
   for (int i = 0; i < 5; ++i) read_ok += attic_run("eval --out_dir=" + out).code == 0;
-  ::kill(std::stoi(first), SIGKILL);
   INFO(second.out << read_bytes(s.path("first.log")).substr(0, 2000));
   REQUIRE(first_alive);
   check_one_line(second, "out_dir '" + out + "' is in use by another process (pid " + first +
                              " holds '" + out + "/train.lock')");
   CHECK(read_ok == 5);
-  for (int i = 0; i < 100 && ::kill(std::stoi(first), 0) == 0; ++i) ::usleep(20000);
 }

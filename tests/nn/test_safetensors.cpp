@@ -599,4 +599,10 @@ TEST_CASE("safetensors: a file written with a checksum is checked on load, byte 
   // A file without a checksum (another writer's, an older attic's) loads unchecked.
   nn::save_safetensors(path, tensors, {{"k", "v"}});
   CHECK(nn::load_safetensors(path).metadata.count("fnv1a64") == 0);
+  // Metadata loaded from a checksummed file and saved again without a checksum leaves the
+  // old one behind, so the new file still loads.
+  nn::save_safetensors(path, tensors, {{"k", "v"}}, /*checksum=*/true);
+  const nn::SafetensorsFile loaded = nn::load_safetensors(path);
+  nn::save_safetensors(path, loaded.tensors, loaded.metadata);
+  CHECK(nn::load_safetensors(path).metadata.count("fnv1a64") == 0);
 }

@@ -69,12 +69,23 @@ TEST_CASE("numel_of refuses a shape whose element count overflows int64", "[tens
                         Catch::Contains("does not fit in int64"));
   // The nonzero sizes must fit too: contiguous strides multiply them.
   CHECK_THROWS_AS(numel_of({0, int64_t(1) << 62, 8}), OutOfMemory);
+  // A negative size is a plain error, not a lack of memory.
+  CHECK_THROWS_WITH(numel_of({2, -1}), Catch::Contains("[2, -1] has a negative size"));
+  try {
+    numel_of({2, -1});
+  } catch (const OutOfMemory&) {
+    FAIL("a negative size reported as out of memory");
+  } catch (const Error&) {
+  }
 }
 
 TEST_CASE("empty refuses a tensor whose bytes overflow, naming its shape", "[tensor][memory]") {
   // 2^62 elements fit in int64, but 2^62 float32s are 2^64 bytes.
   CHECK_THROWS_WITH(empty({int64_t(1) << 62}),
                     Catch::Contains("[4611686018427387904]") && Catch::Contains("64 bits"));
+  // 2^62 - 16 float32s are 2^64 - 64 bytes: the count fits in 64 bits, but no address space
+  // holds it, and rounding it up to an allocator's size class would wrap to a tiny block.
+  CHECK_THROWS_AS(empty({(int64_t(1) << 62) - 16}), OutOfMemory);
 }
 
 TEST_CASE("empty names the shape and the size when the backend has no memory for it",
@@ -85,8 +96,9 @@ TEST_CASE("empty names the shape and the size when the backend has no memory for
   CHECK_THROWS_AS(empty({int64_t(1) << 25, int64_t(1) << 25}), OutOfMemory);
   CHECK_THROWS_WITH(empty({int64_t(1) << 25, int64_t(1) << 25}),
                     Catch::Contains("[33554432, 33554432]") && Catch::Contains("4.0 PiB"));
-  // The failed allocation is not counted as held.
+  // The failed allocation is not counted as held, nor as a peak.
   CHECK(memory_stats(Device::CPU).in_use == before.in_use);
+  CHECK(memory_stats(Device::CPU).peak == before.peak);
 }
 
 TEST_CASE("a backend frees without throwing, so a destructor can free while unwinding",

@@ -1,3 +1,5 @@
+// util/fnv1a.h: FNV-1a 64 against the reference values of its authors (Fowler, Noll, Vo),
+// and fed in pieces or at once alike.
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -7,6 +9,7 @@
 using namespace attic;
 
 namespace {
+// FNV-1a 64 of s, as 16 hex digits.
 std::string fnv(const std::string& s) {
   util::Fnv1a h;
   h.update(s.data(), s.size());
