@@ -284,12 +284,28 @@ void CpuBackend::where(const KTensor& out, const KTensor& cond, const KTensor& a
         });
         return;
       }
-      strided_rows<4>(out.shape, {&out.strides, &cond.strides, &a.strides, &b.strides},
+      strided_loop<4>(out.shape, {&out.strides, &cond.strides, &a.strides, &b.strides},
                       [&](auto off, int64_t n, auto st) {
+                        T* po = o + off[0];
+                        const C* pc = c + off[1];
+                        const T* pbr = pb + off[3];
+                        // masked_fill's rows (a is one fill value, b and out run along the
+                        // row), written so that they vectorize: a mask broadcast along the
+                        // row fills or copies the whole row.
+                        if (st[0] == 1 && st[2] == 0 && st[3] == 1) {
+                          const T fill = pa[off[2]];
+                          if (st[1] == 0) {
+                            if (*pc != C(0)) std::fill(po, po + n, fill);
+                            else std::copy(pbr, pbr + n, po);
+                          } else {
+                            for (int64_t i = 0; i < n; ++i)
+                              po[i] = pc[i * st[1]] != C(0) ? fill : pbr[i];
+                          }
+                          return;
+                        }
                         for (int64_t i = 0; i < n; ++i)
-                          o[off[0] + i * st[0]] = c[off[1] + i * st[1]] != C(0)
-                                                      ? pa[off[2] + i * st[2]]
-                                                      : pb[off[3] + i * st[3]];
+                          po[i * st[0]] = pc[i * st[1]] != C(0) ? pa[off[2] + i * st[2]]
+                                                                : pbr[i * st[3]];
                       });
     });
   });

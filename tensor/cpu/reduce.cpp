@@ -56,27 +56,48 @@ bool middle_block(const KTensor& out, const KTensor& in, int64_t& O, int64_t& R,
   return true;
 }
 
-// out [O, Q] = Σ_r in [O, R, Q] in Acc. Along a row (Q == 1) the sum runs in vector lanes;
-// otherwise each of the Q columns is its own sum and the loop over q vectorizes.
+// Columns per block of sum_middle: kColumns double sums are 4 KiB, held in L1.
+constexpr int64_t kColumns = 512;
+
+// out [O, Q] = Σ_r in [O, R, Q] in Acc, each sum taken over r in order (so the result does
+// not depend on the thread count). Along a row (Q == 1) the sum runs in vector lanes.
+// Otherwise the Q columns go in blocks of kColumns: a block's sums stay in L1 while r walks
+// down it, and the loop over its columns vectorizes. Blocks are what the threads share, so
+// a single wide sum (O == 1: the gradient of a [k, n] matrix broadcast over a batch, Q = k n)
+// splits across threads, and never streams an array of Q sums through memory once per r.
 template <class T, class Acc>
 void sum_middle(T* out, const T* in, int64_t O, int64_t R, int64_t Q) {
-  parallel_for(0, O, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, R * Q)),
-               [&](int64_t o0, int64_t o1) {
-    std::vector<Acc> acc(size_t(Q == 1 ? 0 : Q));
-    for (int64_t o = o0; o < o1; ++o) {
-      const T* x = in + o * R * Q;
-      if (Q == 1) {
+  if (R == 1) {  // a sum over dims of size 1 (sum_to between shapes that differ only there)
+    parallel_for(0, O * Q, 32768, [&](int64_t i0, int64_t i1) {
+      std::copy(in + i0, in + i1, out + i0);
+    });
+    return;
+  }
+  if (Q == 1) {
+    parallel_for(0, O, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, R)),
+                 [&](int64_t o0, int64_t o1) {
+      for (int64_t o = o0; o < o1; ++o) {
+        const T* x = in + o * R;
         Acc s = 0;
 #pragma omp simd reduction(+ : s)
         for (int64_t r = 0; r < R; ++r) s += Acc(x[r]);
         out[o] = T(s);
-        continue;
       }
-      Acc* a = acc.data();
-      for (int64_t q = 0; q < Q; ++q) a[q] = Acc(0);
+    });
+    return;
+  }
+  const int64_t blocks = (Q + kColumns - 1) / kColumns;  // per o
+  const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, R * std::min(Q, kColumns)));
+  parallel_for(0, O * blocks, grain, [&](int64_t t0, int64_t t1) {
+    Acc a[kColumns];
+    for (int64_t t = t0; t < t1; ++t) {
+      const int64_t o = t / blocks, q0 = t % blocks * kColumns;
+      const int64_t nq = std::min(kColumns, Q - q0);
+      const T* x = in + o * R * Q + q0;
+      for (int64_t q = 0; q < nq; ++q) a[q] = Acc(0);
       for (int64_t r = 0; r < R; ++r)
-        for (int64_t q = 0; q < Q; ++q) a[q] += Acc(x[r * Q + q]);
-      for (int64_t q = 0; q < Q; ++q) out[o * Q + q] = T(a[q]);
+        for (int64_t q = 0; q < nq; ++q) a[q] += Acc(x[r * Q + q]);
+      for (int64_t q = 0; q < nq; ++q) out[o * Q + q0 + q] = T(a[q]);
     }
   });
 }

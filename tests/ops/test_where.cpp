@@ -1,4 +1,5 @@
 #include "helpers.h"
+#include "tensor/threads.h"
 
 using namespace attic;
 using namespace attic::testing;
@@ -123,4 +124,52 @@ TEST_CASE("masked_fill: the mask must not grow x", "[ops][where][errors]") {
   CHECK(error_message([&] { masked_fill(zeros({2, 3}), zeros({2}, kBool), 0.0); }) ==
         "masked_fill: mask of shape [2] does not broadcast to x's shape [2, 3]");
   CHECK(masked_fill(zeros({2, 3}), ones({2, 1}, kBool), 1.0).shape() == Shape{2, 3});
+}
+
+TEST_CASE("where: masked_fill's broadcast rows against picking element by element",
+          "[ops][where]") {
+  // x [3, 40, 700] (84000 elements: split across threads when there are two), a fill value,
+  // and masks that broadcast along the row ([3, 40, 1]: the row is filled or copied whole),
+  // across rows ([700]: the mask runs along the row) or not at all. x is also taken
+  // transposed, so that no operand runs along the row and the general loop is checked too.
+  const int saved = num_threads();
+  Tensor x = arange(0.0, 84000.0, 1.0).view({3, 40, 700}) * 0.5 - 7.0;
+  const std::vector<float> xv = x.to_vector<float>();
+  const auto bit = [](int64_t i) { return (i * 7919) % 5 < 2; };  // a fixed, irregular mask
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    INFO("threads " << threads);
+    {  // [3, 40, 1]
+      std::vector<bool> m(120);
+      for (int64_t i = 0; i < 120; ++i) m[size_t(i)] = bit(i);
+      Tensor mask = from_vector(m, {3, 40, 1}, kBool);
+      const std::vector<float> y = masked_fill(x, mask, -3.0).to_vector<float>();
+      int64_t wrong = 0;
+      for (int64_t i = 0; i < 84000; ++i)
+        wrong += y[size_t(i)] != (bit(i / 700) ? -3.0f : xv[size_t(i)]);
+      CHECK(wrong == 0);
+    }
+    {  // [700]
+      std::vector<bool> m(700);
+      for (int64_t i = 0; i < 700; ++i) m[size_t(i)] = bit(i);
+      const std::vector<float> y = masked_fill(x, from_vector(m, {700}, kBool), 9.0).to_vector<float>();
+      int64_t wrong = 0;
+      for (int64_t i = 0; i < 84000; ++i)
+        wrong += y[size_t(i)] != (bit(i % 700) ? 9.0f : xv[size_t(i)]);
+      CHECK(wrong == 0);
+    }
+    {  // x transposed [700, 40, 3] with a full mask
+      Tensor xt = x.transpose(0, 2);
+      std::vector<bool> m(84000);
+      for (int64_t i = 0; i < 84000; ++i) m[size_t(i)] = bit(i);
+      const std::vector<float> y =
+          masked_fill(xt, from_vector(m, {700, 40, 3}, kBool), 1.5).to_vector<float>();
+      const std::vector<float> xtv = xt.contiguous().to_vector<float>();
+      int64_t wrong = 0;
+      for (int64_t i = 0; i < 84000; ++i)
+        wrong += y[size_t(i)] != (bit(i) ? 1.5f : xtv[size_t(i)]);
+      CHECK(wrong == 0);
+    }
+  }
+  set_num_threads(saved);
 }
