@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The speed peer for `make bench-peer`: PyTorch 2 from PyPI (with MKL and oneDNN) and numpy,
-# in a virtual environment of attic's own, build/peer-venv/. The system Python and its
+# The speed peer for `make bench-peer`: PyTorch 2 from PyPI (with MKL and oneDNN), numpy and
+# the Linformer package, in a virtual environment of attic's own, build/peer-venv/. The system Python and its
 # packages are never touched. Installs only what is missing; prints the venv's python.
 #   scripts/install-peer.sh            PEER_VENV=/elsewhere scripts/install-peer.sh
 set -uo pipefail
@@ -24,6 +24,17 @@ if ! "$py" -c 'import torch, numpy' >/dev/null 2>&1; then
   echo "attic: installing torch and numpy from PyPI into $venv (a few GB; once)" >&2
   if ! "$py" -m pip install -q torch numpy >/tmp/attic-pip.log 2>&1; then
     echo "attic: pip could not install torch and numpy into $venv (log: /tmp/attic-pip.log)" >&2
+    exit 1
+  fi
+fi
+# The original Linformer package, the peer of bench/peer/bench_attentions.py and the maker of
+# tests/models/fixtures/linformer_tiny.safetensors, at the version that fixture records. Its
+# __init__ imports matplotlib (for its visualizer); --no-deps keeps pip from touching torch.
+if ! "$py" -c 'import linformer_pytorch' >/dev/null 2>&1; then
+  echo "attic: installing linformer-pytorch 0.19.3 and matplotlib into $venv" >&2
+  if ! "$py" -m pip install -q matplotlib >/tmp/attic-pip.log 2>&1 ||
+     ! "$py" -m pip install -q --no-deps linformer-pytorch==0.19.3 >>/tmp/attic-pip.log 2>&1; then
+    echo "attic: pip could not install linformer-pytorch into $venv (log: /tmp/attic-pip.log)" >&2
     exit 1
   fi
 fi
