@@ -214,6 +214,11 @@ Tensor dropout_with_key(const Tensor& x, double p, uint64_t key);
 // One Adam / AdamW update of p with gradient g and moments m, v (see optim/adam.cpp).
 void adam_step_(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor& v,
                 const AdamStep& step);
+// The same for lists: adam_step_(p[i], g[i], m[i], v[i], steps[i]) for every i, as one pass
+// over all of them on each device (what Adam::step runs).
+void adam_steps_(const std::vector<Tensor>& p, const std::vector<Tensor>& g,
+                 const std::vector<Tensor>& m, const std::vector<Tensor>& v,
+                 const std::vector<AdamStep>& steps);
 // Σ x² over every element, accumulated in double (clip_grad_norm_).
 double sum_squares(const Tensor& x);
 

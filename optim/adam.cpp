@@ -52,10 +52,12 @@ void adam_update_reference(const Tensor& p, const Tensor& g_in, const Tensor& m,
   param.add_(exp_avg / denom, -s.lr / s.bias_correction1);
 }
 
-// The same update, fused into one pass per parameter (tensor/cpu/adam.cpp).
+// The same update, fused: one pass over every parameter at once (tensor/cpu/adam.cpp).
 void Adam::step() {
   NoGradGuard no_grad;
   const auto [b1, b2] = betas_;
+  std::vector<Tensor> params, grads, exp_avg, exp_avg_sq;
+  std::vector<AdamStep> steps;
   for (ParamGroup& group : param_groups()) {
     for (Tensor& p : group.params) {
       Tensor g = p.grad();
@@ -75,9 +77,14 @@ void Adam::step() {
       s.decoupled = decoupled_;
       s.bias_correction1 = 1 - std::pow(b1, double(t));
       s.bias_correction2 = 1 - std::pow(b2, double(t));
-      adam_step_(p, g, st.buffers.at("exp_avg"), st.buffers.at("exp_avg_sq"), s);
+      params.push_back(p);
+      grads.push_back(g);
+      exp_avg.push_back(st.buffers.at("exp_avg"));
+      exp_avg_sq.push_back(st.buffers.at("exp_avg_sq"));
+      steps.push_back(s);
     }
   }
+  adam_steps_(params, grads, exp_avg, exp_avg_sq, steps);
 }
 
 }  // namespace attic::optim

@@ -26,6 +26,12 @@ struct KTensor {
   template <class T> T* ptr() const { return static_cast<T*>(data); }
 };
 
+// One parameter of a list of Adam steps: p, g, m, v as adam_step takes them, and its scalars.
+struct AdamSlot {
+  KTensor p, g, m, v;
+  AdamStep step;
+};
+
 enum class UnaryOp {
   Neg, Exp, Log, Sqrt, Rsqrt, Abs, Sign, Tanh, Sigmoid, Relu,
   GeluErf,     // x * Phi(x)
@@ -128,6 +134,11 @@ class Backend {
   // ---- optimizers. One Adam / AdamW step in place over contiguous p, g, m, v of one shape.
   virtual void adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,
                          const AdamStep& step) = 0;
+  // The step of every parameter of a list, each with its own scalars and dtype. By default
+  // one adam_step each; a backend may run the whole list as one pass.
+  virtual void adam_steps(const std::vector<AdamSlot>& slots) {
+    for (const AdamSlot& s : slots) adam_step(s.p, s.g, s.m, s.v, s.step);
+  }
 
   // ---- indexing. index is int64 and the op has checked its range.
   // out.select(dim, i) = in.select(dim, index[i])

@@ -93,6 +93,7 @@ class CpuBackend final : public Backend {
 
   void adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,
                  const AdamStep& step) override;
+  void adam_steps(const std::vector<AdamSlot>& slots) override;
 
   void index_select(const KTensor& out, const KTensor& in, int64_t dim,
                     const KTensor& index) override;

@@ -8,6 +8,7 @@
 #include "nn/nn.h"
 #include "optim/optim.h"
 #include "optim_helpers.h"
+#include "tensor/threads.h"
 
 using namespace attic;
 using namespace attic::testing;
@@ -196,4 +197,68 @@ TEST_CASE("adam_step_ rejects mismatched state and tracked writes", "[optim][err
   Tensor q = zeros({3}).requires_grad_();
   CHECK(error_message([&] { adam_step_(q, g, m, m, AdamStep{}); }) ==
         "adam_step_: in-place write to a tensor that requires grad; do it inside NoGradGuard");
+}
+
+TEST_CASE("adam_steps_ over a list equals adam_step_ on each, bit for bit", "[optim]") {
+  // Sizes around the kernel's 65536-element chunks, so that chunks start and end inside
+  // parameters and span several; an empty one; float32 beside float64; each parameter with
+  // its own step count, learning rate and decay, Adam's L2 form and AdamW's. At 1, 2 and 3
+  // threads the list must give what one adam_step_ per parameter gives.
+  const std::vector<int64_t> sizes = {3, 65533, 0, 130000, 7, 65536, 1};
+  const int saved = num_threads();
+  for (int threads : {1, 2, 3}) {
+    set_num_threads(threads);
+    INFO("threads " << threads);
+    manual_seed(11);
+    std::vector<Tensor> p1, p2, g, m1, m2, v1, v2;
+    std::vector<AdamStep> steps;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const TensorOptions o(i % 3 == 1 ? kFloat64 : kFloat32);
+      const Tensor p = randn({sizes[i]}, o);
+      const Tensor m = randn({sizes[i]}, o) * 0.1;
+      const Tensor v = rand({sizes[i]}, o) * 0.01;
+      p1.push_back(p.clone());
+      p2.push_back(p.clone());
+      m1.push_back(m.clone());
+      m2.push_back(m.clone());
+      v1.push_back(v.clone());
+      v2.push_back(v.clone());
+      g.push_back(randn({sizes[i]}, o));
+      AdamStep s;
+      s.lr = 0.001 * double(i + 1);
+      s.weight_decay = 0.05 * double(i % 2);
+      s.beta1 = 0.9;
+      s.beta2 = 0.95;
+      s.eps = 1e-8;
+      s.decoupled = i % 4 != 3;
+      s.bias_correction1 = 1 - std::pow(0.9, double(i + 1));
+      s.bias_correction2 = 1 - std::pow(0.95, double(i + 1));
+      steps.push_back(s);
+    }
+    adam_steps_(p1, g, m1, v1, steps);
+    for (size_t i = 0; i < sizes.size(); ++i) adam_step_(p2[i], g[i], m2[i], v2[i], steps[i]);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      INFO("parameter " << i);
+      CHECK(values(p1[i]) == values(p2[i]));
+      CHECK(values(m1[i]) == values(m2[i]));
+      CHECK(values(v1[i]) == values(v2[i]));
+    }
+  }
+  set_num_threads(saved);
+}
+
+TEST_CASE("adam_steps_ rejects lists that do not pair up and shared storage",
+          "[optim][errors]") {
+  Tensor p = zeros({3}), g = zeros({3}), m = zeros({3}), v = zeros({3});
+  CHECK(error_message([&] { adam_steps_({p}, {g}, {m}, {v}, {}); }) ==
+        "adam_steps_: lists of different lengths (1 params, 1 grads, 1 exp_avg, 1 exp_avg_sq, "
+        "0 steps)");
+  Tensor both = zeros({6});
+  Tensor a = both.narrow(0, 0, 3), b = both.narrow(0, 3, 3);
+  CHECK(error_message([&] {
+          adam_steps_({a, b}, {g, g}, {m, zeros({3})}, {v, zeros({3})},
+                      {AdamStep{}, AdamStep{}});
+        }) == "adam_steps_: params 0 and 1 share their storage");
+  CHECK(error_message([&] { adam_steps_({p}, {g}, {m}, {zeros({4})}, {AdamStep{}}); }) ==
+        "adam_steps_: shapes differ, param [3] and [4]");
 }
