@@ -34,8 +34,32 @@ static void accumulate(TensorImpl& leaf, Tensor g) {
     leaf.grad = g.impl_ptr();
     return;
   }
+  // A .grad that only this leaf holds (no handle to it or its storage elsewhere) takes g in
+  // place: a weight used in several places (an embedding tied to the output layer, one x
+  // read by many heads) then costs one pass per use, not a new sum each time.
+  if (leaf.grad && !GradMode::is_enabled() && leaf.grad.use_count() == 1 &&
+      leaf.grad->storage.use_count() == 1 && g.dtype() == leaf.grad->dtype) {
+    Tensor(leaf.grad).add_(g);
+    return;
+  }
   Tensor next = leaf.grad ? Tensor(leaf.grad) + g : g.clone();
   leaf.grad = GradMode::is_enabled() ? next.impl_ptr() : next.detach().impl_ptr();
+}
+
+// slot += g, for the gradients that reach one node from several consumers. In place when
+// slot is a sum that nothing else holds (no other handle to it or to its storage, no graph
+// to record): one pass, and no new buffer. Otherwise (the first gradient, which a node may
+// have returned for two inputs at once, or a view of another) a new sum.
+static void add_gradient(Tensor& slot, const Tensor& g) {
+  if (!slot.defined()) {
+    slot = g;
+  } else if (!GradMode::is_enabled() && slot.impl_ptr().use_count() == 1 &&
+             slot.impl()->storage.use_count() == 1 && !slot.grad_fn() &&
+             slot.dtype() == g.dtype()) {
+    slot.add_(g);
+  } else {
+    slot = slot + g;
+  }
 }
 
 void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
@@ -129,7 +153,7 @@ void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph,
         continue;
       }
       Tensor& slot = pending[e.fn.get()];
-      if (g.defined()) slot = slot.defined() ? slot + g : g;
+      if (g.defined()) add_gradient(slot, g);
       if (--deps[e.fn.get()] == 0) {
         // A consumer that produced no gradient still counts: a zero gradient flows on.
         if (!slot.defined())

@@ -108,6 +108,17 @@ Tensor& Tensor::copy_(const Tensor& src) {
 
 Tensor& Tensor::add_(const Tensor& other, double alpha) {
   check_writable("add_", *this);
+  // The kernel writes this += other in place when nothing needs a temporary: alpha 1, one
+  // dtype and device, other broadcasting to this's shape, and other in a storage of its own
+  // (one that overlaps this, such as this's own transpose, would read elements already
+  // written). One pass over this, instead of a sum made elsewhere and copied back.
+  if (alpha == 1.0 && other.defined() && other.dtype() == dtype() &&
+      other.device() == device() && !other.shares_storage(*this) &&
+      detail::broadcast_shapes(shape(), other.shape(), "add_") == shape()) {
+    backend_for(device()).binary(BinaryOp::Add, ktensor(*this), ktensor(*this),
+                                 detail::ktensor_as(other, shape()));
+    return *this;
+  }
   Tensor scaled = alpha == 1.0 ? other : mul(other, alpha);
   Tensor sum = detail::binary_kernel("add_", BinaryOp::Add, *this, scaled.detach());
   ATTIC_CHECK(sum.shape() == shape(), "add_: other of shape ", attic::str(other.shape()),

@@ -230,3 +230,55 @@ TEST_CASE("create_graph: clearing .grad frees the leaf (as in PyTorch)", "[autog
   }
   CHECK(watch.expired());
 }
+
+TEST_CASE("sums of gradients are taken in place only where nothing else sees them",
+          "[autograd]") {
+  // x feeds five products: its gradient is the sum of five, Σ_i w_i (as a row), which the
+  // engine adds into one buffer. The sum must be exact whatever the order of additions here
+  // (small integers), and a second backward adds into .grad again.
+  Tensor x = tensor({{1.0, 2.0}, {3.0, 4.0}}).requires_grad_();
+  std::vector<Tensor> ws;
+  Tensor total = zeros({});
+  for (int i = 1; i <= 5; ++i) {
+    ws.push_back(tensor({double(i), double(-i)}));
+    total = total + sum(x * ws.back());
+  }
+  total.backward();
+  // Σ w = (15, -15) in every row.
+  CHECK(values(x.grad()) == std::vector<double>{15, -15, 15, -15});
+
+  // A .grad the caller still holds is not written in place: the second backward makes a new
+  // sum, and the held tensor keeps the first one (PyTorch's AccumulateGrad does the same).
+  Tensor held = x.grad();
+  Tensor y = sum(x * tensor({1.0, 1.0})) + sum(x * tensor({2.0, 0.0}));
+  y.backward();
+  CHECK(values(held) == std::vector<double>{15, -15, 15, -15});
+  CHECK(values(x.grad()) == std::vector<double>{18, -14, 18, -14});
+
+  // Once no other handle is left, the next gradient goes into .grad itself.
+  held = Tensor();
+  const void* before = x.grad().data_ptr<float>();
+  sum(x).backward();
+  CHECK(x.grad().data_ptr<float>() == before);
+  CHECK(values(x.grad()) == std::vector<double>{19, -13, 19, -13});
+}
+
+TEST_CASE("add_ in place: broadcasting, alpha, and an other that overlaps this",
+          "[autograd][ops]") {
+  Tensor a = tensor({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}});
+  const void* p = a.data_ptr<float>();
+  a.add_(tensor({10.0, 20.0, 30.0}));  // a row broadcast down
+  CHECK(a.data_ptr<float>() == p);
+  CHECK(values(a) == std::vector<double>{11, 22, 33, 14, 25, 36});
+  // Overlapping: s += sᵀ reads elements this writes, so it takes the copy-back path and
+  // gives what s + sᵀ gives.
+  Tensor s = tensor({{1.0, 2.0}, {3.0, 4.0}});
+  s.add_(s.t());
+  CHECK(values(s) == std::vector<double>{2, 5, 5, 8});
+  // alpha != 1 takes the copy-back path too; float64 in place.
+  Tensor d = tensor({1.0, 2.0}, kFloat64);
+  d.add_(tensor({1.0, 1.0}, kFloat64), 0.5);
+  CHECK(values(d) == std::vector<double>{1.5, 2.5});
+  d.add_(tensor({0.25, 0.25}, kFloat64));
+  CHECK(values(d) == std::vector<double>{1.75, 2.75});
+}
