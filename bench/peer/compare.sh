@@ -163,19 +163,30 @@ header "route attention step"
 step_row "cpu, --attention=route" 2 "$SWEEP_ITERS" 2 "$ROUNDS" --preset=cpu --attention=route
 footer
 # layer rows: each n's fwd+bwd ms from attic's bench (its own timing: best of up to 5, or the
-# median of 3 for linformer) and the peer's (the same rule), run one after the other
+# median of 3 for linformer) and the peer's (the same rule), in ROUNDS alternating rounds (attic's
+# whole sweep over n, then the peer's); each side's median over the rounds, and each round's
+# speed-up.
 layer_rows() {
-  local what=$1 max_n=$2
-  ./build/attic bench "$what" --threads=2 --max_n="$max_n" --softmax_max_n=0 --json=true \
-    | grep '"causal": "none"\|"bench": "elita"' >"$OUT/$what.attic"
-  OMP_NUM_THREADS=2 "$PY" bench/peer/bench_attentions.py "$what" --threads=2 --max_n="$max_n" >"$OUT/$what.peer"
-  paste -d'|' "$OUT/$what.attic" "$OUT/$what.peer" | while IFS='|' read -r mine theirs; do
-    local a o
-    a=$(field fwd_bwd_ms <<<"$mine"); o=$(field fwd_bwd_ms <<<"$theirs")
-    printf '%-10s %7s %12s %12s %8sx\n' "$what" "$(field n <<<"$mine")" "$a" "$o" "$(ratio "$o" "$a")"
+  local what=$1 max_n=$2 r
+  for r in $(seq "$ROUNDS"); do
+    ./build/attic bench "$what" --threads=2 --max_n="$max_n" --softmax_max_n=0 --json=true \
+      | grep '"causal": "none"\|"bench": "elita"' >"$OUT/$what.attic.$r"
+    OMP_NUM_THREADS=2 "$PY" bench/peer/bench_attentions.py "$what" --threads=2 --max_n="$max_n" >"$OUT/$what.peer.$r"
+  done
+  local ns n a o each
+  ns=$(sed -n 's/.*"n": \([0-9]*\).*/\1/p' "$OUT/$what.attic.1")
+  for n in $ns; do
+    a=$(for r in $(seq "$ROUNDS"); do grep "\"n\": $n," "$OUT/$what.attic.$r" | field fwd_bwd_ms; done | median)
+    o=$(for r in $(seq "$ROUNDS"); do grep "\"n\": $n," "$OUT/$what.peer.$r" | field fwd_bwd_ms; done | median)
+    each=$(for r in $(seq "$ROUNDS"); do
+      ratio "$(grep "\"n\": $n," "$OUT/$what.peer.$r" | field fwd_bwd_ms)" \
+            "$(grep "\"n\": $n," "$OUT/$what.attic.$r" | field fwd_bwd_ms)"
+      printf 'x '
+    done)
+    printf '%-10s %7s %12s %12s %8sx   %s\n' "$what" "$n" "$a" "$o" "$(ratio "$o" "$a")" "$each"
   done
 }
-printf '%-10s %7s %12s %12s %9s\n' layer n "attic ms" "peer ms" speedup
+printf '%-10s %7s %12s %12s %9s   %s\n' layer n "attic ms" "peer ms" speedup "each round"
 layer_rows elita 16384
 layer_rows linformer 65536
 echo "(forward + backward of sum(out); elita: x [1, n, 128], 4 heads, against the same function in"
