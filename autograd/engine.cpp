@@ -37,25 +37,30 @@ static void accumulate(TensorImpl& leaf, Tensor g) {
   // A .grad that only this leaf holds (no handle to it or its storage elsewhere) takes g in
   // place: a weight used in several places (an embedding tied to the output layer, one x
   // read by many heads) then costs one pass per use, not a new sum each time.
+  // (A .grad set by hand may be any view, so it must be contiguous too.)
   if (leaf.grad && !GradMode::is_enabled() && leaf.grad.use_count() == 1 &&
       leaf.grad->storage.use_count() == 1 && g.dtype() == leaf.grad->dtype) {
-    Tensor(leaf.grad).add_(g);
-    return;
+    Tensor held(leaf.grad);
+    if (held.is_contiguous()) {
+      held.add_(g);
+      return;
+    }
   }
   Tensor next = leaf.grad ? Tensor(leaf.grad) + g : g.clone();
   leaf.grad = GradMode::is_enabled() ? next.impl_ptr() : next.detach().impl_ptr();
 }
 
 // slot += g, for the gradients that reach one node from several consumers. In place when
-// slot is a sum that nothing else holds (no other handle to it or to its storage, no graph
-// to record): one pass, and no new buffer. Otherwise (the first gradient, which a node may
-// have returned for two inputs at once, or a view of another) a new sum.
+// slot is a contiguous sum that nothing else holds (no other handle to it or to its storage,
+// no graph to record): one pass, and no new buffer. Otherwise a new sum: the first gradient
+// may be one a node returned for two inputs at once, a view of another, or an expanded view
+// (sum's backward broadcasts its 0-d gradient: every element is the same float in memory).
 static void add_gradient(Tensor& slot, const Tensor& g) {
   if (!slot.defined()) {
     slot = g;
   } else if (!GradMode::is_enabled() && slot.impl_ptr().use_count() == 1 &&
              slot.impl()->storage.use_count() == 1 && !slot.grad_fn() &&
-             slot.dtype() == g.dtype()) {
+             slot.is_contiguous() && slot.dtype() == g.dtype()) {
     slot.add_(g);
   } else {
     slot = slot + g;

@@ -263,6 +263,17 @@ TEST_CASE("sums of gradients are taken in place only where nothing else sees the
   CHECK(values(x.grad()) == std::vector<double>{19, -13, 19, -13});
 }
 
+TEST_CASE("a .grad that is an expanded view is never summed into in place", "[autograd]") {
+  // Every element of an expanded view is one float in memory: adding in place would add the
+  // whole gradient into it. (The same rule for the sums inside the engine is what the linear
+  // attention and block gradchecks of tests/nn catch: their x is read as q, k and v, and one
+  // of its gradients arrives as a view a sum's backward expanded.)
+  Tensor w = tensor({1.0, 2.0, 3.0}).requires_grad_();
+  w.set_grad(tensor({1.0}).expand({3}));
+  sum(w * tensor({1.0, 2.0, 3.0})).backward();
+  CHECK(values(w.grad()) == std::vector<double>{2, 3, 4});
+}
+
 TEST_CASE("add_ in place: broadcasting, alpha, and an other that overlaps this",
           "[autograd][ops]") {
   Tensor a = tensor({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}});
