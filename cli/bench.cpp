@@ -21,8 +21,9 @@
 //   attic bench elita [--max_n=131072] [--softmax_max_n=16384] [--threads=N] [--json]
 //       ELiTA's attention against softmax as N doubles from 1024: time, memory per token,
 //       t(2N)/t(N) (cli/bench_elita.cpp).
-//   attic bench linformer [--max_n=262144] [--softmax_max_n=16384] [--threads=N] [--json]
-//       Linformer attention (causal none and prefix) against softmax as n doubles from 4096:
+//   attic bench linformer [--max_n=262144] [--softmax_max_n=16384] [--causal=both]
+//                         [--threads=N] [--json]
+//       Linformer attention (causal none, prefix, or both) against softmax as n doubles from 4096:
 //       time, memory per token, t(2n)/t(n) (cli/bench_linformer.cpp).
 //   attic bench linformer --checkpoints [--n=4096] [--threads=N] [--json]
 //       a 12-layer Linformer stack at checkpoint levels C0, C1, C2 in alternating rounds:
@@ -151,6 +152,7 @@ int bench(const std::vector<std::string>& args) {
   // 262144 / 16384
   int64_t max_n = 0, softmax_max_n = 0;
   bool checkpoints = false;
+  std::string causal = "both";
   int64_t n = 4096;
   int64_t new_tokens = 1000, block_size = 0;
   // bench train: a shape field not given keeps the preset's value
@@ -173,6 +175,7 @@ int bench(const std::vector<std::string>& args) {
             "(default 8192, elita and linformer 16384)").int_range(0, kMaxN);
   opts.bind("checkpoints", checkpoints, "linformer: time checkpoint levels C0, C1, C2 of a 12-layer "
             "stack instead");
+  opts.bind("causal", causal, "linformer: the rows of causal none, prefix or both");
   opts.bind("n", n, "linformer --checkpoints: the stack's sequence length").int_range(1, kMaxN);
   opts.bind("new_tokens", new_tokens, "sample: tokens to generate").int_range(1, kMax);
   opts.bind("block_size", block_size, "sample: the GPT's context (default 64, the laptop "
@@ -200,7 +203,8 @@ int bench(const std::vector<std::string>& args) {
   if (args[0] == "linformer")
     return checkpoints ? bench_linformer_checkpoints(n, threads, json)
                        : bench_linformer(or_else("max_n", max_n, 262144),
-                                         or_else("softmax_max_n", softmax_max_n, 16384), threads, json);
+                                         or_else("softmax_max_n", softmax_max_n, 16384), causal, threads,
+                                         json);
   if (args[0] == "sample")
     return bench_sample(new_tokens, or_else("block_size", block_size, 64), threads, json);
   const Device dev = device_from_flag(device);

@@ -84,11 +84,13 @@ FwdBwd median_fwd_bwd(const std::function<Tensor()>& forward, const std::functio
 
 }  // namespace
 
-// max_n, softmax_max_n: the longest n of the Linformer and of softmax; prints one line per
-// attention and n (or JSON)
-int bench_linformer(int64_t max_n, int64_t softmax_max_n, int64_t threads, bool json) {
+// max_n, softmax_max_n: the longest n of the Linformer and of softmax; causal: which
+// Linformer rows; prints one line per attention and n (or JSON)
+int bench_linformer(int64_t max_n, int64_t softmax_max_n, const std::string& causal, int64_t threads, bool json) {
   ATTIC_CHECK(max_n >= 4096 && softmax_max_n >= 0, "bench linformer: max_n must be >= 4096 and "
               "softmax_max_n >= 0, got ", max_n, " and ", softmax_max_n);
+  ATTIC_CHECK(causal == "none" || causal == "prefix" || causal == "both",
+              "bench linformer: causal must be none, prefix or both, got '", causal, "'");
   if (threads > 0) set_num_threads(int(threads));
   // The long sequence of the linformer-pytorch package's example (x [1, 262144, 64]), with
   // k = 128 slots per head, as the paper times its attention: k fixed while n grows.
@@ -112,8 +114,9 @@ int bench_linformer(int64_t max_n, int64_t softmax_max_n, int64_t threads, bool 
       return std::make_shared<lf::MHAttention>(o);
     };
   };
-  std::vector<Variant> variants = {{"linformer", "none", linformer(lf::Causal::None), max_n, true},
-                                   {"linformer", "prefix", linformer(lf::Causal::Prefix), max_n, true}};
+  std::vector<Variant> variants;
+  if (causal != "prefix") variants.push_back({"linformer", "none", linformer(lf::Causal::None), max_n, true});
+  if (causal != "none") variants.push_back({"linformer", "prefix", linformer(lf::Causal::Prefix), max_n, true});
   if (softmax_max_n >= 4096) {
     nn::MixerOptions so;
     so.n_embd = C, so.n_head = H, so.block_size = softmax_max_n, so.bias = false;

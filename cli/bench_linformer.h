@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace attic::cli {
 
@@ -13,8 +14,9 @@ namespace attic::cli {
 // causal prefix (attic's causal mode), and through the GPT's causal softmax attention (4
 // heads) for n = 4096, 8192, …, max_n (softmax only up to softmax_max_n): seconds of the
 // forward, of forward + backward, peak bytes of tensor storage during forward + backward,
-// bytes per token, and t(2n)/t(n). threads 0: all.
-int bench_linformer(int64_t max_n, int64_t softmax_max_n, int64_t threads, bool json);
+// bytes per token, and t(2n)/t(n). causal "none" or "prefix" runs only that Linformer (and
+// softmax still up to softmax_max_n); "both", the two. threads 0: all.
+int bench_linformer(int64_t max_n, int64_t softmax_max_n, const std::string& causal, int64_t threads, bool json);
 
 // x [1, n, 128] through a Linformer stack (depth 12, C = 128, h = 4, k = 128, dim_ff 256,
 // dropout 0.1 and 0.1, causal none, sharing headwise) at checkpoint levels C0, C1 and C2 in

@@ -170,6 +170,7 @@ layer_rows() {
   local what=$1 max_n=$2 r
   for r in $(seq "$ROUNDS"); do
     ./build/attic bench "$what" --threads=2 --max_n="$max_n" --softmax_max_n=0 --json=true \
+      $([ "$what" = linformer ] && echo --causal=none) \
       | grep '"causal": "none"\|"bench": "elita"' >"$OUT/$what.attic.$r"
     OMP_NUM_THREADS=2 "$PY" bench/peer/bench_attentions.py "$what" --threads=2 --max_n="$max_n" >"$OUT/$what.peer.$r"
   done

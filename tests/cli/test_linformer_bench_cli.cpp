@@ -54,6 +54,20 @@ TEST_CASE("attic bench linformer --json: rows n = 4096 and 8192 per causal mode,
                    "and 16384\n");
 }
 
+TEST_CASE("attic bench linformer --causal=none runs only the non-causal rows", "[cli][bench][linformer]") {
+  Run r = attic_run("bench linformer --max_n=4096 --softmax_max_n=0 --causal=none --json");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const std::vector<std::string> rows = lines_matching(r.out, ".");
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].find("\"attention\": \"linformer\", \"causal\": \"none\", \"n\": 4096,") !=
+        std::string::npos);
+
+  Run bad = attic_run("bench linformer --causal=sideways");
+  CHECK(bad.code == 2);
+  CHECK(bad.out == "attic: bench linformer: causal must be none, prefix or both, got 'sideways'\n");
+}
+
 TEST_CASE("attic bench linformer --checkpoints --json: one row per level C0, C1, C2 with ratios to C0",
           "[cli][bench][linformer]") {
   Run r = attic_run("bench linformer --checkpoints --n=256 --json");
