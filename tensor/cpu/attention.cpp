@@ -1,4 +1,4 @@
-// Fused scaled dot-product attention on the CPU, forward and backward, one head at a time.
+// Fused scaled dot-product attention on the CPU, forward and backward, by blocks of query rows.
 // The composed form (matmul, scale, masked_fill, softmax, matmul) makes five passes over
 // the [T, T] scores and keeps four of them alive for backward; here each head's scores
 // live in a small scratch matrix, the mask is the loop bound, and only the softmax weights
@@ -57,6 +57,24 @@ namespace {
 template <class T>
 int64_t block_rows(int64_t ld) {
   return std::max<int64_t>(16, (512 * 1024) / (ld * int64_t(sizeof(T))));
+}
+
+// The b-th block of a head in the order the forward hands blocks to threads: 0, nb-1, 1,
+// nb-2, ... Causal blocks grow heavier down the rows (block b sees about b + 1 blocks of
+// keys), and parallel_for gives each thread a contiguous run of work items; alternating
+// light and heavy blocks gives every run about the same work when one head is split
+// between threads.
+int64_t block_in_order(int64_t w, int64_t nb) { return (w % 2 == 0) ? w / 2 : nb - 1 - w / 2; }
+
+// Work items per head in the backward: groups of query blocks, each gathering its own
+// partial dk and dv. A head's blocks all add into the same dk and dv rows, so when there are
+// fewer heads than kMinItems the head is split into G groups (group g takes blocks g, g + G,
+// g + 2G, ...: light causal blocks beside heavy ones), whose partial sums are added in
+// group order at the end. G depends on the shapes only, never on the thread count, so dk
+// and dv come out the same bit for bit at any number of threads.
+constexpr int64_t kMinItems = 8;
+int64_t backward_groups(int64_t heads, int64_t nb) {
+  return std::clamp<int64_t>((kMinItems + heads - 1) / heads, 1, nb);
 }
 
 // The keys a block of query rows [i0, i1) sees. Causal: row i sees j <= i, so keys
@@ -185,7 +203,7 @@ void softmax_rows(T* S, int64_t lds, int64_t i0, int64_t rows, int64_t Tk, bool 
 // stride), att [*, Tq, Tk] contiguous (the softmax weights, saved for backward):
 //   S = q kᵀ · scale;  causal: S[i][j] = -inf for j > i;  P = softmax_rows(S);
 //   out = dropout(P) v  (dropout_p = 0: out = P v).
-// One head at a time per thread, in blocks of query rows (block_rows). A block's scores
+// In blocks of query rows (block_rows), each a work item of its own. A block's scores
 // are formed where P goes in att, or, when att's rows lie 4 KiB apart (see scratch_pitch),
 // in a padded scratch copied to att at the end. Causal rows only visit j ≤ i: the masked
 // entries of P are written as exact zeros. The dropped weights D live in a per-thread
@@ -205,16 +223,20 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
     const int64_t block = block_rows<T>(ld);
     const Triangle lower_c = causal ? Triangle::kLowerC : Triangle::kNone;
     const Triangle lower_a = causal ? Triangle::kLowerA : Triangle::kNone;
-    parallel_for(0, int64_t(heads.size()), 1, [&](int64_t h0, int64_t h1) {
+    // Work items are (head, block) pairs: blocks write disjoint rows of out and att, so one
+    // head's blocks can go to different threads (a Linformer head is a call of its own).
+    const int64_t nb = (Tq + block - 1) / block;
+    parallel_for(0, int64_t(heads.size()) * nb, 1, [&](int64_t w0, int64_t w1) {
       const int64_t rows_max = std::min(block, Tq);
       Scratch<T> S(*this, in_att ? 0 : size_t(rows_max * ld));
       Scratch<T> D(*this, dropout_p > 0 ? size_t(rows_max * ld) : 0);
-      for (int64_t h = h0; h < h1; ++h) {
-        const auto& off = heads[size_t(h)];
+      for (int64_t w = w0; w < w1; ++w) {
+        const auto& off = heads[size_t(w / nb)];
         T* P = att.ptr<T>() + off[1];
         const T* pk = k.ptr<T>() + off[3];
         const T* pv = v.ptr<T>() + off[4];
-        for (int64_t i0 = 0; i0 < Tq; i0 += block) {
+        {
+          const int64_t i0 = block_in_order(w % nb, nb) * block;
           const int64_t rows = std::min(block, Tq - i0);
           const auto [rect, vis] = keys_of(i0, i0 + rows, Tk, causal);
           const T* qb = q.ptr<T>() + off[2] + i0 * sq.r;
@@ -267,7 +289,7 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   const auto heads = head_offsets<8>({&dq, &dk, &dv, &dout, &q, &k, &v, &att});
   const RC sq = rc(q), sk = rc(k), sv = rc(v), sd = rc(dout);
-  const int64_t ldq = rc(dq).r, ldk = rc(dk).r, ldv = rc(dv).r;
+  const int64_t ldq = rc(dq).r, ldk_out = rc(dk).r, ldv_out = rc(dv).r;
   dispatch_floating(q.dtype, [&](auto z) {
     using T = decltype(z);
     const T s = T(scale);
@@ -276,24 +298,33 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
     const Triangle upper_a = causal ? Triangle::kUpperA : Triangle::kNone;
     const int64_t ld = scratch_pitch<T>(Tk);  // dS's and D's row pitch
     const int64_t block = block_rows<T>(ld);
-    parallel_for(0, int64_t(heads.size()), 1, [&](int64_t h0, int64_t h1) {
+    const int64_t nh = int64_t(heads.size()), nb = (Tq + block - 1) / block;
+    const int64_t G = backward_groups(nh, nb);
+    // Group g > 0 of head h gathers into its own dk [Tk, hs] and dv [Tk, hv], rows unpadded.
+    const int64_t part = Tk * (hs + hv);
+    Scratch<T> partials(*this, size_t(nh * (G - 1) * part));
+    parallel_for(0, nh * G, 1, [&](int64_t w0, int64_t w1) {
       const int64_t rows_max = std::min(block, Tq);
       Scratch<T> dS(*this, size_t(rows_max * ld));
       Scratch<T> D(*this, dropout_p > 0 || ld != Tk ? size_t(rows_max * ld) : 0);
       const uint32_t threshold = dropout_threshold(dropout_p);
       const T keep_scale = dropout_p >= 1 ? T(0) : T(1.0 / (1.0 - dropout_p));
-      for (int64_t h = h0; h < h1; ++h) {
+      for (int64_t w = w0; w < w1; ++w) {
+        const int64_t h = w / G, g = w % G;
         const auto& off = heads[size_t(h)];
         const T* P = att.ptr<T>() + off[7];
         const T* pk = k.ptr<T>() + off[5];
         const T* pv = v.ptr<T>() + off[6];
-        T* dkh = dk.ptr<T>() + off[1];
-        T* dvh = dv.ptr<T>() + off[2];
+        T* const own = partials.data() + (h * (G - 1) + g - 1) * part;
+        T* dkh = g == 0 ? dk.ptr<T>() + off[1] : own;
+        T* dvh = g == 0 ? dv.ptr<T>() + off[2] : own + Tk * hs;
+        const int64_t ldk = g == 0 ? ldk_out : hs, ldv = g == 0 ? ldv_out : hv;
         for (int64_t j = 0; j < Tk; ++j) {  // dk and dv gather the blocks' shares
           std::fill(dkh + j * ldk, dkh + j * ldk + hs, T(0));
           std::fill(dvh + j * ldv, dvh + j * ldv + hv, T(0));
         }
-        for (int64_t i0 = 0; i0 < Tq; i0 += block) {
+        for (int64_t b = g; b < nb; b += G) {
+          const int64_t i0 = b * block;
           const int64_t rows = std::min(block, Tq - i0);
           const auto [rect, vis] = keys_of(i0, i0 + rows, Tk, causal);
           const T* Pb = P + i0 * Tk;
@@ -352,6 +383,21 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
           gemm<T>(rect, hs, rows, dSb, 1, ld, qb, sq.r, sq.c, dkh, ldk, Triangle::kNone, true);
           gemm<T>(vis - rect, hs, rows, dSb + rect, 1, ld, qb, sq.r, sq.c, dkh + rect * ldk, ldk,
                   upper_a, true);
+        }
+      }
+    });
+    if (G == 1) return;
+    // dk and dv = group 0's share + group 1's + ..., in that order.
+    parallel_for(0, nh, 1, [&](int64_t h0, int64_t h1) {
+      for (int64_t h = h0; h < h1; ++h) {
+        T* dkh = dk.ptr<T>() + heads[size_t(h)][1];
+        T* dvh = dv.ptr<T>() + heads[size_t(h)][2];
+        for (int64_t g = 1; g < G; ++g) {
+          const T* own = partials.data() + (h * (G - 1) + g - 1) * part;
+          for (int64_t j = 0; j < Tk; ++j) {
+            for (int64_t c = 0; c < hs; ++c) dkh[j * ldk_out + c] += own[j * hs + c];
+            for (int64_t c = 0; c < hv; ++c) dvh[j * ldv_out + c] += own[Tk * hs + j * hv + c];
+          }
         }
       }
     });

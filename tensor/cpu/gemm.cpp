@@ -88,11 +88,16 @@ struct Tile {
 //   acc[i][v] = Σ_k A(i, k) * B(k, v * lanes : (v + 1) * lanes).
 // Each k step loads kNV vectors of B, broadcasts MR scalars of A, and does MR * kNV FMAs
 // (GCC contracts `acc += a * b` into one FMA when the target has it).
-template <class T, bool RowsA>
+// NV: the vectors a row of the tile holds, kNV, or 1 for a tile whose n fits one vector
+// (the N = 16 products of Linformer's heads, whose d is 16). A full tile would spend half
+// its FMAs on the strip's zero padding; the narrow one does only the useful half, and
+// with an FMA that takes its broadcast A from memory it still keeps the FMA ports busy on
+// CPUs with three load ports (15 loads to 14 FMAs a k step).
+template <class T, bool RowsA, int NV = Blocking<T>::kNV>
 void micro_kernel(const Tile<T>& t) {
   using K = Blocking<T>;
   using V = typename K::Vec;
-  constexpr int MR = K::MR, NV = K::kNV, L = K::kLanes;
+  constexpr int MR = K::MR, L = K::kLanes, NR = NV * L;
   // The fields as locals: the write-back's memcpy stores to C may alias anything, *t too,
   // and would make the compiler load each field again after every store.
   const T* __restrict Ap = t.a;
@@ -117,7 +122,7 @@ void micro_kernel(const Tile<T>& t) {
     }
   }
 
-  if (m == MR && n == K::NR) {
+  if (m == MR && n == NR) {
 #pragma GCC unroll 16
     for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 4
@@ -134,10 +139,10 @@ void micro_kernel(const Tile<T>& t) {
     return;
   }
   // Edge tile: spill the accumulators, write back only the valid m x n block.
-  alignas(64) T tile[MR * K::NR];
+  alignas(64) T tile[MR * NR];
   std::memcpy(tile, acc, sizeof(tile));
   for (int64_t i = 0; i < m; ++i) {
-    const T* r = tile + (i + skip) * K::NR;
+    const T* r = tile + (i + skip) * NR;
     for (int64_t j = 0; j < n; ++j) C[i * ldc + j] = accumulate ? C[i * ldc + j] + r[j] : r[j];
   }
 }
@@ -175,10 +180,12 @@ bool reads_a_in_place(int64_t rsa, int64_t csa) {
 // dSᵀ q; the GPT's 128-row dW): a packed strip would then serve only M / MR <= 10
 // micro-kernel calls, too few to repay the copy (measured 13-22 % faster on attention's
 // products, 6 % on the 128 x 128 x 768 dW). Rows 4 KiB apart would alias in L1, as A's.
+// N of one vector is one strip the narrow tile reads whole (a Linformer head's E K, dSᵀ q
+// and Pᵀ dout, whose N is d = 16).
 template <class T>
 bool reads_b_in_place(int64_t M, int64_t N, int64_t rsb, int64_t csb) {
   using Bk = Blocking<T>;
-  return csb == 1 && N % Bk::NR == 0 && M <= 10 * Bk::MR &&
+  return csb == 1 && (N % Bk::NR == 0 || N == Bk::kLanes) && M <= 10 * Bk::MR &&
          (rsb * int64_t(sizeof(T))) % 4096 != 0;
 }
 
@@ -329,11 +336,12 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
             const int64_t j0 = part.col0 + jc + jr;
             if (part.tri == Triangle::kLowerC && j0 >= i1) continue;  // wholly above
             const auto [kb, ke] = k_range(part.tri, i0, i1, pc, kc);
-            micro_kernel<T, RowsA>(Tile<T>{s.a + kb * (RowsA ? 1 : s.lda), s.lda,
-                                           bp.strip(jr, kb), bp.ldb,
-                                           C + (ic + ir) * ldc + jc + jr, ldc, ke - kb, m,
-                                           std::min<int64_t>(Bk::NR, nc - jr), s.skip,
-                                           pc > 0 || part.accumulate});
+            const int64_t n = std::min<int64_t>(Bk::NR, nc - jr);
+            const Tile<T> tile{s.a + kb * (RowsA ? 1 : s.lda), s.lda, bp.strip(jr, kb), bp.ldb,
+                               C + (ic + ir) * ldc + jc + jr, ldc, ke - kb, m, n, s.skip,
+                               pc > 0 || part.accumulate};
+            if (n <= Bk::kLanes) micro_kernel<T, RowsA, 1>(tile);
+            else micro_kernel<T, RowsA>(tile);
           }
       }
     }

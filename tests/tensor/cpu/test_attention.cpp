@@ -12,6 +12,7 @@
 
 #include "tensor/backend.h"
 #include "tensor/cpu/attention.h"
+#include "tensor/threads.h"
 
 using namespace attic;
 
@@ -126,4 +127,53 @@ TEST_CASE("fused CPU attention equals attention_naive, forward and backward, flo
           "[cpu][attention]") {
   for (const Dims& d : kShapes)
     for (const bool causal : {false, true}) check_against_naive<double>(d, causal, 1e-12);
+}
+
+TEST_CASE("fused CPU attention splits a head between threads, the same bit for bit at 1, 2 and 3",
+          "[cpu][attention]") {
+  // One head (a Linformer head is a call of its own) and three: fewer heads than the
+  // kernel's work items, so the forward hands a head's query blocks to different threads
+  // and the backward gathers dk and dv from groups of blocks. Tq 4100 over Tk 128: 5
+  // blocks of about 1024 rows, the last one partial; Tk 300 and causal: blocks of uneven
+  // work. The groups depend on the shapes only, so every thread count gives the same bits;
+  // the values are checked against attention_naive above.
+  struct Run {
+    std::vector<float> out, att, dq, dk, dv;
+  };
+  const int saved = num_threads();
+  const std::vector<Dims> shapes = {
+      {1, 4100, 128, 16, 16}, {3, 1100, 300, 8, 4}, {1, 1024, 1024, 4, 4}};
+  for (const Dims& d : shapes)
+    for (const bool causal : {false, true}) {
+      check_against_naive<float>(d, causal, 2e-5);
+      std::mt19937 rng(uint32_t(d.Tq + d.Tk));
+      std::vector<float> q = uniform<float>(size_t(d.H * d.Tq * d.hs), rng, 2.0);
+      std::vector<float> k = uniform<float>(size_t(d.H * d.Tk * d.hs), rng, 2.0);
+      std::vector<float> v = uniform<float>(size_t(d.H * d.Tk * d.hv), rng);
+      std::vector<float> dout = uniform<float>(size_t(d.H * d.Tq * d.hv), rng);
+      std::vector<Run> runs;
+      for (int t : {1, 2, 3}) {
+        set_num_threads(t);
+        Run r{std::vector<float>(dout.size()), std::vector<float>(size_t(d.H * d.Tq * d.Tk)),
+              std::vector<float>(q.size()), std::vector<float>(k.size()),
+              std::vector<float>(v.size())};
+        Backend& be = backend_for(Device::CPU);
+        const auto H = d.H, Tq = d.Tq, Tk = d.Tk, hs = d.hs, hv = d.hv;
+        be.attention(kt(r.out, H, Tq, hv), kt(r.att, H, Tq, Tk), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
+                     kt(v, H, Tk, hv), 0.25, causal, 0.0, 0);
+        be.attention_backward(kt(r.dq, H, Tq, hs), kt(r.dk, H, Tk, hs), kt(r.dv, H, Tk, hv),
+                              kt(dout, H, Tq, hv), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
+                              kt(v, H, Tk, hv), kt(r.att, H, Tq, Tk), 0.25, causal, 0.0, 0);
+        runs.push_back(std::move(r));
+      }
+      INFO("H " << d.H << " Tq " << d.Tq << " Tk " << d.Tk << (causal ? " causal" : ""));
+      for (size_t t = 1; t < runs.size(); ++t) {
+        CHECK(runs[t].out == runs[0].out);
+        CHECK(runs[t].att == runs[0].att);
+        CHECK(runs[t].dq == runs[0].dq);
+        CHECK(runs[t].dk == runs[0].dk);
+        CHECK(runs[t].dv == runs[0].dv);
+      }
+    }
+  set_num_threads(saved);
 }

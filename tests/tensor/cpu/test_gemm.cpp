@@ -186,6 +186,29 @@ TEST_CASE("gemm: a causal triangle skips only work whose result is zero or unwan
   });
 }
 
+TEST_CASE("gemm: columns that fill one vector take the narrow tile", "[cpu][gemm]") {
+  // N = 16 (a Linformer head's d; one AVX-512 vector of float, two of double) and N = 8:
+  // every strip of B fits one vector, so the narrow micro-kernel computes each tile, full
+  // (its vector store) or at an edge. 48 and 40: the last strip narrow after full ones.
+  // The products of one Linformer head: P V̄ (K = 128), E K over several KC blocks (the
+  // transposed E read k-major), dV̄ = Pᵀ dout; and the causal triangles.
+  const std::vector<Dims> shapes = {{1000, 16, 128}, {128, 16, 4096}, {300, 8, 70},
+                                    {300, 48, 70},   {71, 40, 300},   {14, 16, 16}};
+  using cpu::Triangle;
+  with_1_and_2_threads([&] {
+    for (Dims d : shapes)
+      for (Layout la : {Layout::RowMajor, Layout::Transposed, Layout::Padded}) {
+        check_against_naive<float>(d, la, Layout::RowMajor);
+        check_against_naive<double>(d, la, Layout::Transposed);
+      }
+    for (Triangle tri : {Triangle::kLowerC, Triangle::kLowerA, Triangle::kUpperA})
+      for (Layout la : {Layout::RowMajor, Layout::Transposed}) {
+        check_against_naive<float>({300, 16, 300}, la, Layout::RowMajor, tri);
+        check_against_naive<double>({64, 16, 64}, la, Layout::RowMajor, tri);
+      }
+  });
+}
+
 TEST_CASE("gemm: an uneven split over three threads", "[cpu][gemm]") {
   const int saved = num_threads();
   set_num_threads(3);
