@@ -95,6 +95,7 @@ Tensor MHAttention::forward(const Tensor& x, const LayerArgs& args) {
   ATTIC_CHECK(!o.decoder_mode || (context.defined() && context.shape() == x.shape()),
               "MHAttention: decoder mode needs embeddings of x's shape ", str(x.shape()), ", got ",
               context.defined() ? str(context.shape()) : std::string("none"));
+  if (can_batch_heads(head_args)) return all_heads(x, context);
   std::vector<Tensor> outs;
   for (int64_t h = 0; h < o.nhead; ++h) {
     auto head = heads->at<LinearAttentionHead>(size_t(h));
@@ -113,6 +114,60 @@ Tensor MHAttention::forward(const Tensor& x, const LayerArgs& args) {
   Tensor y = cat(outs, -1);  // [B, m, h·d]
   y = w_o ? w_o->forward(y) : w_o_2->forward(w_o_1->forward(y));
   return mh_dropout->forward(y);
+}
+
+// Whether all_heads computes this call: the heads share E and F (headwise, kv or layerwise
+// sharing), which compress positions only (learnable or no_params), and the call needs
+// nothing a head does on its own: masks, P̄ kept for plots, the prefix scan, dropout on P̄,
+// or a checkpoint per head.
+bool MHAttention::can_batch_heads(const LayerArgs& args) const {
+  const MHAttentionOptions& o = options;
+  if (!o.batch_heads || o.parameter_sharing == Sharing::None || o.full_attention ||
+      o.method == Method::Convolution || o.checkpoint_level == Checkpoint::C2 ||
+      o.causal == Causal::Prefix || args.visualize || args.input_mask.defined() ||
+      args.embeddings_mask.defined() || (o.dropout > 0 && is_training()))
+    return false;
+  const auto first = heads->at<LinearAttentionHead>(0);
+  for (const auto& m : *heads) {
+    const auto head = std::dynamic_pointer_cast<LinearAttentionHead>(m);
+    if (head->E != first->E || head->F != first->F) return false;
+  }
+  return true;
+}
+
+// x, context [B, m, C] -> [B, m, C]: the loop over heads in forward, with the h heads side
+// by side, for heads that share E and F:
+//   [Q_1 .. Q_h] = x [W_q1; ..; W_qh]ᵀ  [B, m, h·d], and K, V the same from context;
+//   [K̄_1 .. K̄_h] = E [K_1 .. K_h] + b_E  [B, k, h·d]  (E [k, m] acts on positions only);
+//   y_i = softmax(Q_i K̄_iᵀ / √d) V̄_i, one attention call over h heads.
+// Each product reads x, E and F once instead of once per head, and writes one gradient where
+// the loop writes h and sums them (one layer, C 64, 4 heads, n 32K: E alone is 16 MiB).
+Tensor MHAttention::all_heads(const Tensor& x, const Tensor& context) {
+  const MHAttentionOptions& o = options;
+  const int64_t m = x.size(1);
+  auto stacked = [&](nn::ModuleList& linears) {  // [h·d, C]
+    std::vector<Tensor> w;
+    for (const auto& l : linears) w.push_back(std::dynamic_pointer_cast<nn::Linear>(l)->weight);
+    return cat(w, 0);
+  };
+  const auto head = heads->at<LinearAttentionHead>(0);
+  auto compress = [&](const Projection& P, const Tensor& t) {  // [B, m, h·d] -> [B, k, h·d]
+    const Tensor b = P.bias_rows();
+    const Tensor y = matmul(P.matrix(m), t);
+    return b.defined() ? y + b : y;
+  };
+  const Tensor Q = matmul(x, stacked(*to_q).t());
+  const Tensor K = matmul(context, stacked(*to_k).t());
+  const Tensor V = matmul(context, stacked(*to_v).t());
+  SdpaOptions so;
+  so.is_causal = o.causal != Causal::None;
+  so.scale = 1.0 / std::sqrt(double(o.dim));
+  const Tensor y = scaled_dot_product_attention(split_heads(Q, o.nhead),
+                                                split_heads(compress(*head->E, K), o.nhead),
+                                                split_heads(compress(*head->F, V), o.nhead), so);
+  Tensor out = merge_heads(y);  // [B, m, h·d], the heads as cat puts them
+  out = w_o ? w_o->forward(out) : w_o_2->forward(w_o_1->forward(out));
+  return mh_dropout->forward(out);
 }
 
 Tensor MHAttention::forward(const Tensor& x, const nn::MixerContext&) { return forward(x, LayerArgs{}); }

@@ -36,6 +36,9 @@ struct MHAttentionOptions {
   bool decoder_mode = false;
   Method method = Method::Learnable;
   bool no_params_code_std = false;
+  // Attend with all heads at once where every head shares E and F (see
+  // MHAttention::all_heads); false keeps the package's loop over heads, which it equals.
+  bool batch_heads = true;
 };
 
 class MHAttention : public nn::CausalMixer {
@@ -78,6 +81,8 @@ class MHAttention : public nn::CausalMixer {
 
  private:
   void build(std::shared_ptr<Projection> shared);
+  bool can_batch_heads(const LayerArgs& args) const;
+  Tensor all_heads(const Tensor& x, const Tensor& context);
 };
 
 }  // namespace attic::models::linformer

@@ -198,6 +198,52 @@ TEST_CASE("gradcheck: a head and MHAttention in every causal mode and method", "
                            {q, k, v}));
 }
 
+TEST_CASE("all heads at once equal the package's loop over heads, forward and gradients", "[linformer]") {
+  // Heads that share E and F go through one attention call (MHAttention::all_heads);
+  // batch_heads = false keeps the loop. Learnable and no_params E, headwise, kv and
+  // layerwise sharing, no mask and the package's leaky one, m < n, and decoder mode.
+  const Causal causal = GENERATE(Causal::None, Causal::Leaky);
+  const Method method = GENERATE(Method::Learnable, Method::NoParams);
+  const Sharing sharing = GENERATE(Sharing::Headwise, Sharing::KV, Sharing::Layerwise);
+  const bool decoder = GENERATE(false, true);
+  INFO(to_string(causal) << " " << to_string(method) << " " << to_string(sharing) << (decoder ? " decoder" : ""));
+  manual_seed(11);
+  MHAttentionOptions o;
+  o.input_size = 40;
+  o.dim = 4;
+  o.channels = 12;
+  o.dim_k = 8;
+  o.nhead = 3;
+  o.causal = causal;
+  o.method = method;
+  o.parameter_sharing = sharing;
+  o.decoder_mode = decoder;
+  auto projection = [&] { return std::make_shared<Projection>(o.input_size, o.dim_k, method, o.dim); };
+  MHAttention batched(o, projection());
+  o.batch_heads = false;
+  MHAttention looped(o, projection());
+  looped.load_state_dict(batched.state_dict());
+  Tensor x = randn({2, 33, 12}).requires_grad_(true);
+  LayerArgs args;
+  if (decoder) args.embeddings = randn({2, 33, 12}).requires_grad_(true);
+  Tensor y1 = batched.forward(x, args), y2 = looped.forward(x, args);
+  CHECK(max_diff(y1, y2) < 1e-5);
+  Tensor w = randn(y1.shape());
+  sum(y1 * w).backward();
+  const Tensor gx = x.grad(), ge = decoder ? args.embeddings.grad() : Tensor();
+  x.set_grad({});
+  if (decoder) args.embeddings.set_grad({});
+  sum(y2 * w).backward();
+  CHECK(max_diff(gx, x.grad()) < 1e-5);
+  if (decoder) CHECK(max_diff(ge, args.embeddings.grad()) < 1e-5);
+  const auto p1 = batched.named_parameters(), p2 = looped.named_parameters();
+  REQUIRE(p1.size() == p2.size());
+  for (size_t i = 0; i < p1.size(); ++i) {
+    INFO(p1[i].first);
+    CHECK(max_diff(p1[i].second.grad(), p2[i].second.grad()) < 1e-4);
+  }
+}
+
 TEST_CASE("bad input is a clear attic::Error", "[linformer][errors]") {
   Linformer m(small(Sharing::Headwise));
   CHECK(error_message([&] { m.forward(randn({1, 9, 4})); }) ==
