@@ -1,42 +1,91 @@
 // The decayed prefix sum on the CPU: out_t = in_t + r_t ⊙ out_{t−1} along one dim (see
 // tensor/backend.h; ops/decayed_cumsum.cpp holds the op and its derivative).
-// Steps go in order along dim, and each step is one strided pass over a whole slice, so
-// that the innermost (usually contiguous) dim vectorizes; a line-by-line loop (scan.h's
-// naive reference) would stride through memory at every step.
+// The other dims are cut into innermost rows (strided_rows), once; a row and its n steps
+// along dim form a panel [n, len], scanned step by step, each step one pass along the row,
+// which vectorizes where the row is contiguous. A line-by-line loop (scan.h's naive
+// reference) would stride through memory at every step. Panels are independent, so they
+// go to threads whole.
+#include <algorithm>
+#include <array>
+#include <vector>
+
 #include "tensor/cpu/cpu_backend.h"
 #include "tensor/cpu/strided.h"
+#include "tensor/cpu/thread_pool.h"
 
 namespace attic::cpu {
 
+namespace {
+
+// One panel: each operand's offset at step 0, the row's length and strides along it.
+struct Panel {
+  std::array<int64_t, 3> off;
+  int64_t len;
+  std::array<int64_t, 3> st;
+};
+
+// o[j] = x[j] + d[j] · p[j] for j < len, d's stride sd (0: one decay for the whole row)
+template <class T>
+void step_row(T* o, const T* x, const T* d, const T* p, int64_t len, const Panel& pn) {
+  const auto [so, sx, sd] = pn.st;
+  if (so == 1 && sx == 1 && sd == 1) {
+#pragma omp simd
+    for (int64_t j = 0; j < len; ++j) o[j] = x[j] + d[j] * p[j];
+  } else if (so == 1 && sx == 1 && sd == 0) {
+    const T dj = d[0];
+#pragma omp simd
+    for (int64_t j = 0; j < len; ++j) o[j] = x[j] + dj * p[j];
+  } else {
+    for (int64_t j = 0; j < len; ++j) o[j * so] = x[j * sx] + d[j * sd] * p[j * so];
+  }
+}
+
+}  // namespace
+
+// out, in, r: the same shape (r's strides may be 0 where it is broadcast); along dim
+//   out_t = in_t + r_t out_{t−1}, out_0 = in_0;  reverse: out_t = in_t + r_{t+1} out_{t+1}.
 void CpuBackend::decayed_cumsum(const KTensor& out, const KTensor& in, const KTensor& r,
                                 int64_t dim, bool reverse) {
-  const int64_t n = in.shape[size_t(dim)];
+  const auto d = size_t(dim);
+  const int64_t n = in.shape[d];
+  if (n == 0) return;
+  auto without_dim = [&](std::vector<int64_t> v) {
+    v.erase(v.begin() + dim);
+    return v;
+  };
+  const std::vector<int64_t> shape = without_dim(in.shape);
+  const std::vector<int64_t> so = without_dim(out.strides), si = without_dim(in.strides),
+                             sr = without_dim(r.strides);
+  std::vector<Panel> panels;
+  strided_rows<3>(shape, {&so, &si, &sr}, [&](auto off, int64_t len, auto st) {
+    panels.push_back({{off[0], off[1], off[2]}, len, {st[0], st[1], st[2]}});
+  });
+  const int64_t to = out.strides[d], ti = in.strides[d], tr = r.strides[d];
+  int64_t work = 0;
+  for (const Panel& p : panels) work += p.len;
+  // A thread gets at least about 64K element steps, or waking it costs more than it saves.
+  const auto count = std::max<int64_t>(1, int64_t(panels.size()));
+  const int64_t per_panel = std::max<int64_t>(1, n * work / count);
+  const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 16) / per_panel);
   dispatch_floating(in.dtype, [&](auto z) {
     using T = decltype(z);
-    for (int64_t k = 0; k < n; ++k) {
-      const int64_t t = reverse ? n - 1 - k : k;
-      const KTensor o = select_dim(out, dim, t), x = select_dim(in, dim, t);
-      if (k == 0) {  // out_t = in_t
-        strided_rows<2>(o.shape, {&o.strides, &x.strides}, [&](auto off, int64_t rn, auto st) {
-          T* po = o.ptr<T>() + off[0];
-          const T* px = x.ptr<T>() + off[1];
-          for (int64_t j = 0; j < rn; ++j) po[j * st[0]] = px[j * st[1]];
-        });
-        continue;
+    parallel_for(0, int64_t(panels.size()), grain, [&](int64_t p0, int64_t p1) {
+      for (int64_t p = p0; p < p1; ++p) {
+        const Panel& pn = panels[size_t(p)];
+        T* po = out.ptr<T>() + pn.off[0];
+        const T* px = in.ptr<T>() + pn.off[1];
+        const T* pr = r.ptr<T>() + pn.off[2];
+        const int64_t first = reverse ? n - 1 : 0;
+        for (int64_t j = 0; j < pn.len; ++j)
+          po[first * to + j * pn.st[0]] = px[first * ti + j * pn.st[1]];
+        for (int64_t k = 1; k < n; ++k) {
+          // decay r_t (forward) or r_{t+1} (reverse): the step's own index, or the one before
+          const int64_t t = reverse ? n - 1 - k : k, prev = reverse ? t + 1 : t - 1;
+          const int64_t dt = reverse ? t + 1 : t;
+          step_row<T>(po + t * to, px + t * ti, pr + dt * tr, po + prev * to, pn.len, pn);
+        }
       }
-      // out_t = in_t + decay ⊙ out_prev, decay = r_t (forward) or r_{t+1} (reverse)
-      const KTensor prev = select_dim(out, dim, reverse ? t + 1 : t - 1);
-      const KTensor d = select_dim(r, dim, reverse ? t + 1 : t);
-      strided_rows<4>(o.shape, {&o.strides, &x.strides, &d.strides, &prev.strides},
-                      [&](auto off, int64_t rn, auto st) {
-                        T* po = o.ptr<T>() + off[0];
-                        const T* px = x.ptr<T>() + off[1];
-                        const T* pd = d.ptr<T>() + off[2];
-                        const T* pp = prev.ptr<T>() + off[3];
-                        for (int64_t j = 0; j < rn; ++j)
-                          po[j * st[0]] = px[j * st[1]] + pd[j * st[2]] * pp[j * st[3]];
-                      });
-    }
+    });
   });
 }
 

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -9,6 +10,7 @@
 
 #include "tensor/backend.h"
 #include "tensor/cpu/scan.h"
+#include "tensor/threads.h"
 
 using namespace attic;
 
@@ -39,4 +41,60 @@ TEST_CASE("CPU decayed_cumsum equals decayed_cumsum_naive, forward and reverse",
       CHECK(worst < 1e-12);
     }
   }
+}
+
+TEST_CASE("CPU decayed_cumsum along any dim, r not broadcast, at 1, 2 and 3 threads",
+          "[cpu][scan]") {
+  // [a, b, c] scanned along each dim in turn, r as large as x: the rows along the other
+  // dims are contiguous (dim 0 or 1) or strided (dim 2, where each step reads one element
+  // of every row). 64 x 300 x 40 is enough work for the panels to split between threads.
+  // Each element is checked against a plain loop along its own line.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f), pos(0.0f, 1.0f);
+  const int saved = num_threads();
+  for (const std::array<int64_t, 3> shape : {std::array<int64_t, 3>{3, 5, 7}, {64, 300, 40}})
+    for (int64_t dim = 0; dim < 3; ++dim)
+      for (const bool reverse : {false, true}) {
+        const int64_t numel = shape[0] * shape[1] * shape[2];
+        std::vector<float> x(static_cast<size_t>(numel)), r(static_cast<size_t>(numel));
+        for (float& e : x) e = u(rng);
+        for (float& e : r) e = pos(rng);
+        KTensor kx, kr;
+        kx.data = x.data(), kr.data = r.data();
+        kx.dtype = kr.dtype = DType::Float32;
+        kx.shape = kr.shape = {shape[0], shape[1], shape[2]};
+        kx.strides = kr.strides = {shape[1] * shape[2], shape[2], 1};
+        // the plain loop: every line along dim, step by step
+        std::vector<float> ref(x.size());
+        const int64_t st = kx.strides[size_t(dim)], n = shape[size_t(dim)];
+        for (int64_t at = 0; at < numel; ++at) {
+          const int64_t t = at / st % n;
+          if (t != (reverse ? n - 1 : 0)) continue;  // the line's first element
+          float acc = x[size_t(at)];
+          ref[size_t(at)] = acc;
+          for (int64_t k = 1; k < n; ++k) {
+            const int64_t i = reverse ? at - k * st : at + k * st;
+            acc = x[size_t(i)] + r[size_t(reverse ? i + st : i)] * acc;
+            ref[size_t(i)] = acc;
+          }
+        }
+        std::vector<std::vector<float>> runs;
+        for (const int threads : {1, 2, 3}) {
+          set_num_threads(threads);
+          std::vector<float> y(x.size(), NAN);
+          KTensor ky = kx;
+          ky.data = y.data();
+          backend_for(Device::CPU).decayed_cumsum(ky, kx, kr, dim, reverse);
+          runs.push_back(y);
+        }
+        float worst = 0;
+        for (size_t i = 0; i < ref.size(); ++i)
+          worst = std::max(worst, std::abs(runs[0][i] - ref[i]));
+        INFO("shape " << shape[0] << "x" << shape[1] << "x" << shape[2] << " dim " << dim
+                      << (reverse ? " reverse" : ""));
+        CHECK(worst < 1e-5f);
+        CHECK(runs[1] == runs[0]);
+        CHECK(runs[2] == runs[0]);
+      }
+  set_num_threads(saved);
 }
