@@ -74,7 +74,7 @@ int64_t block_in_order(int64_t w, int64_t nb) { return (w % 2 == 0) ? w / 2 : nb
 // and dv come out the same bit for bit at any number of threads.
 constexpr int64_t kMinItems = 8;
 int64_t backward_groups(int64_t heads, int64_t nb) {
-  return std::clamp<int64_t>((kMinItems + heads - 1) / heads, 1, nb);
+  return std::clamp<int64_t>((kMinItems + heads - 1) / heads, 1, std::max<int64_t>(nb, 1));
 }
 
 // The keys a block of query rows [i0, i1) sees. Causal: row i sees j <= i, so keys

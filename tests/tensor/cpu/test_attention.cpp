@@ -177,3 +177,17 @@ TEST_CASE("fused CPU attention splits a head between threads, the same bit for b
     }
   set_num_threads(saved);
 }
+
+TEST_CASE("fused CPU attention with no queries: dk and dv are zeros", "[cpu][attention]") {
+  // Tq = 0 gives no block of query rows to split a head into; the keys still get their
+  // (zero) gradient.
+  std::vector<float> none, k(5 * 4, 1.0f), v(5 * 3, 1.0f), dk(k.size(), NAN), dv(v.size(), NAN);
+  Backend& be = backend_for(Device::CPU);
+  be.attention(kt(none, 1, 0, 3), kt(none, 1, 0, 5), kt(none, 1, 0, 4), kt(k, 1, 5, 4),
+               kt(v, 1, 5, 3), 0.5, false, 0.0, 0);
+  be.attention_backward(kt(none, 1, 0, 4), kt(dk, 1, 5, 4), kt(dv, 1, 5, 3), kt(none, 1, 0, 3),
+                        kt(none, 1, 0, 4), kt(k, 1, 5, 4), kt(v, 1, 5, 3), kt(none, 1, 0, 5), 0.5,
+                        false, 0.0, 0);
+  CHECK(dk == std::vector<float>(dk.size(), 0.0f));
+  CHECK(dv == std::vector<float>(dv.size(), 0.0f));
+}
