@@ -235,34 +235,32 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
         T* P = att.ptr<T>() + off[1];
         const T* pk = k.ptr<T>() + off[3];
         const T* pv = v.ptr<T>() + off[4];
-        {
-          const int64_t i0 = block_in_order(w % nb, nb) * block;
-          const int64_t rows = std::min(block, Tq - i0);
-          const auto [rect, vis] = keys_of(i0, i0 + rows, Tk, causal);
-          const T* qb = q.ptr<T>() + off[2] + i0 * sq.r;
-          T* ob = out.ptr<T>() + off[0] + i0 * so.r;
-          T* Sb = in_att ? P + i0 * Tk : S.data();
-          const int64_t lds = in_att ? Tk : ld;
-          // S = q kᵀ (kᵀ is k read with its strides swapped): the rectangle, then the
-          // diagonal block's lower triangle (tiles wholly above it are skipped).
-          gemm<T>(rows, rect, hs, qb, sq.r, sq.c, pk, sk.c, sk.r, Sb, lds);
-          gemm<T>(rows, vis - rect, hs, qb, sq.r, sq.c, pk + rect * sk.r, sk.c, sk.r, Sb + rect,
-                  lds, lower_c);
-          softmax_rows(Sb, lds, i0, rows, Tk, causal, s, in_att ? Tk : vis);
-          // out = P v (or D v) over the visible keys; the diagonal block's P is zero above
-          // its diagonal, so row i sums j <= i only.
-          const auto [W, ldw] = block_weights(D.data(), ld, Sb, lds, off[1], i0, rows, Tk, vis,
-                                              causal, dropout_p, dropout_key, false);
-          gemm<T>(rows, hv, rect, W, ldw, 1, pv, sv.r, sv.c, ob, so.r);
-          gemm<T>(rows, hv, vis - rect, W + rect, ldw, 1, pv + rect * sv.r, sv.r, sv.c, ob, so.r,
-                  lower_a, /*accumulate=*/true);
-          if (!in_att)
-            for (int64_t r = 0; r < rows; ++r) {
-              T* dst = P + (i0 + r) * Tk;
-              std::copy(Sb + r * ld, Sb + r * ld + vis, dst);
-              std::fill(dst + vis, dst + Tk, T(0));
-            }
-        }
+        const int64_t i0 = block_in_order(w % nb, nb) * block;
+        const int64_t rows = std::min(block, Tq - i0);
+        const auto [rect, vis] = keys_of(i0, i0 + rows, Tk, causal);
+        const T* qb = q.ptr<T>() + off[2] + i0 * sq.r;
+        T* ob = out.ptr<T>() + off[0] + i0 * so.r;
+        T* Sb = in_att ? P + i0 * Tk : S.data();
+        const int64_t lds = in_att ? Tk : ld;
+        // S = q kᵀ (kᵀ is k read with its strides swapped): the rectangle, then the
+        // diagonal block's lower triangle (tiles wholly above it are skipped).
+        gemm<T>(rows, rect, hs, qb, sq.r, sq.c, pk, sk.c, sk.r, Sb, lds);
+        gemm<T>(rows, vis - rect, hs, qb, sq.r, sq.c, pk + rect * sk.r, sk.c, sk.r, Sb + rect,
+                lds, lower_c);
+        softmax_rows(Sb, lds, i0, rows, Tk, causal, s, in_att ? Tk : vis);
+        // out = P v (or D v) over the visible keys; the diagonal block's P is zero above
+        // its diagonal, so row i sums j <= i only.
+        const auto [W, ldw] = block_weights(D.data(), ld, Sb, lds, off[1], i0, rows, Tk, vis,
+                                            causal, dropout_p, dropout_key, false);
+        gemm<T>(rows, hv, rect, W, ldw, 1, pv, sv.r, sv.c, ob, so.r);
+        gemm<T>(rows, hv, vis - rect, W + rect, ldw, 1, pv + rect * sv.r, sv.r, sv.c, ob, so.r,
+                lower_a, /*accumulate=*/true);
+        if (!in_att)
+          for (int64_t r = 0; r < rows; ++r) {
+            T* dst = P + (i0 + r) * Tk;
+            std::copy(Sb + r * ld, Sb + r * ld + vis, dst);
+            std::fill(dst + vis, dst + Tk, T(0));
+          }
       }
     });
   });

@@ -24,10 +24,12 @@ struct Panel {
   std::array<int64_t, 3> st;
 };
 
-// o[j] = x[j] + d[j] · p[j] for j < len, d's stride sd (0: one decay for the whole row)
+// One step of panel pn: o[j] = x[j] + d[j] · p[j] for j < pn.len, p laid out as o, with the
+// panel's strides along the row (d's 0: one decay for the whole row).
 template <class T>
-void step_row(T* o, const T* x, const T* d, const T* p, int64_t len, const Panel& pn) {
+void step_row(T* o, const T* x, const T* d, const T* p, const Panel& pn) {
   const auto [so, sx, sd] = pn.st;
+  const int64_t len = pn.len;
   if (so == 1 && sx == 1 && sd == 1) {
 #pragma omp simd
     for (int64_t j = 0; j < len; ++j) o[j] = x[j] + d[j] * p[j];
@@ -82,7 +84,7 @@ void CpuBackend::decayed_cumsum(const KTensor& out, const KTensor& in, const KTe
           // decay r_t (forward) or r_{t+1} (reverse): the step's own index, or the one before
           const int64_t t = reverse ? n - 1 - k : k, prev = reverse ? t + 1 : t - 1;
           const int64_t dt = reverse ? t + 1 : t;
-          step_row<T>(po + t * to, px + t * ti, pr + dt * tr, po + prev * to, pn.len, pn);
+          step_row<T>(po + t * to, px + t * ti, pr + dt * tr, po + prev * to, pn);
         }
       }
     });
