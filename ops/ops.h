@@ -176,6 +176,13 @@ Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
 Tensor split_heads(const Tensor& x, int64_t n_head);
 Tensor merge_heads(const Tensor& x);
 
+// ---- route attention's sum over sources (ops/routed_sum.cpp): router [L·NH], parts L tensors
+//      [B, NH, T, hs] -> [B, NH, T, hs], head h the sum Σ_l router[l·NH + h] · parts_l[:, h].
+//      routed_sum runs one fused kernel each way where the backend has one; routed_sum_math
+//      is the same sum as mul and add, the reference it is tested against.
+Tensor routed_sum(const Tensor& router, const std::vector<Tensor>& parts);
+Tensor routed_sum_math(const Tensor& router, const std::vector<Tensor>& parts);
+
 // ---- layer normalization (ops/layer_norm.cpp): over the last dim of x [..., C];
 //      weight and bias are [C] or undefined.
 Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps = 1e-5);

@@ -9,6 +9,7 @@
 
 #include "tensor/adam_step.h"
 #include "tensor/dtype.h"
+#include "tensor/error.h"
 
 namespace attic {
 
@@ -128,6 +129,23 @@ class Backend {
                                   bool causal, double dropout_p, uint64_t dropout_key) = 0;
   // Whether attention() applies dropout itself (else the op takes the composed path).
   virtual bool fused_dropout() const { return false; }
+  // Route attention's sum over sources (models/reflex/route_attention.h): src, L tensors
+  // [B, NH, T, hs] of any strides, and w [L·NH] contiguous give out [B, NH, T, hs] contiguous,
+  //   out[b, h] = Σ_l w[l·NH + h] · src_l[b, h]
+  // and from g [B, NH, T, hs] (any strides) its backward, dsrc_l [B, NH, T, hs] contiguous and
+  // dw [L·NH] contiguous:
+  //   dsrc_l[b, h] = w[l·NH + h] · g[b, h]      dw[l·NH + h] = Σ_{b, t, i} g[b, h, t, i] · src_l[b, h, t, i]
+  // A backend without them (fused_routed_sum() false) is not called: the op multiplies and adds.
+  virtual bool fused_routed_sum() const { return false; }
+  virtual void routed_sum(const KTensor& /*out*/, const KTensor& /*w*/,
+                          const std::vector<KTensor>& /*src*/) {
+    fail("routed_sum: this backend has no fused routed sum (fused_routed_sum() is false)");
+  }
+  virtual void routed_sum_backward(const std::vector<KTensor>& /*dsrc*/, const KTensor& /*dw*/,
+                                   const KTensor& /*g*/, const KTensor& /*w*/,
+                                   const std::vector<KTensor>& /*src*/) {
+    fail("routed_sum_backward: this backend has no fused routed sum (fused_routed_sum() is false)");
+  }
   // Keeps the lower (upper == false) or upper triangle of the last two dims, diagonal k.
   virtual void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) = 0;
 

@@ -13,23 +13,11 @@ RouteAttention::RouteAttention(const nn::MixerOptions& o)
   o.args.check_used(name(), "norm_prev");
 }
 
-namespace {
-
-// router [3·NH], parts[l] [B, NH, T, hs] -> Σ_l router[l·NH + h] · parts[l][:, h]: [B, NH, T, hs]
-Tensor route(const Tensor& router, const std::array<Tensor, 3>& parts, int64_t n_head) {
-  Tensor out;
-  for (int64_t l = 0; l < 3; ++l) {
-    Tensor w = router.narrow(0, l * n_head, n_head).view({1, n_head, 1, 1});
-    out = l == 0 ? parts[l] * w : out + parts[l] * w;
-  }
-  return out;
-}
-
-}  // namespace
-
 std::array<Tensor, 3> RouteAttention::project(const Tensor& x, const nn::MixerContext& ctx) {
   SourceProjections s = sources(x, ctx);
-  return {s.q, route(k_router, s.k, n_head), route(v_router, s.v, n_head)};
+  // routed_sum: Σ_l router[l·NH + h] · parts[l][:, h] for each head h, one fused pass
+  return {s.q, routed_sum(k_router, {s.k.begin(), s.k.end()}),
+          routed_sum(v_router, {s.v.begin(), s.v.end()})};
 }
 
 }  // namespace attic::models::reflex

@@ -3,6 +3,8 @@
 //   elementwise.cpp  fill, copy, unary, binary, where
 //   reduce.cpp       reduce, arg_reduce, sum_squares, cumsum
 //   scan.cpp         decayed_cumsum (scan.h: its naive reference)
+//   routed_sum.cpp   route attention's sum over sources and its backward (routed_sum.h: the
+//                    naive reference)
 //   matmul.cpp       matmul (through gemm.h)
 //   softmax.cpp      softmax, log_softmax, tril
 //   layer_norm.cpp   layer_norm and its backward
@@ -89,6 +91,10 @@ class CpuBackend final : public Backend {
                           bool causal, double dropout_p, uint64_t dropout_key) override;
   void dropout(const KTensor& out, const KTensor& in, double p, uint64_t key) override;
   bool fused_dropout() const override { return true; }
+  bool fused_routed_sum() const override { return true; }
+  void routed_sum(const KTensor& out, const KTensor& w, const std::vector<KTensor>& src) override;
+  void routed_sum_backward(const std::vector<KTensor>& dsrc, const KTensor& dw, const KTensor& g,
+                           const KTensor& w, const std::vector<KTensor>& src) override;
   void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) override;
 
   void adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,
