@@ -15,6 +15,11 @@ namespace attic::cpu {
 
 // Rows are handled in groups of this many, one step at a time for the whole group.
 constexpr int64_t kGroup = 4;
+// The backward keeps a group's rows of norm on the stack up to this C (4 x 1024 floats or
+// doubles), else in a scratch buffer of N x C.
+constexpr int64_t kMaxGroupC = 1024;
+// Rows per block of the backward's partial column sums for dw and db.
+constexpr int64_t kSumRows = 64;
 
 // Asks for rows [r0, r1) of x and g (rows of C elements) ahead of their use: x was saved in
 // the forward and g comes from the layer above, so both are usually out of L1 and L2, and
@@ -122,7 +127,7 @@ void CpuBackend::layer_norm(const KTensor& out, const KTensor& mean, const KTens
 //   dx = rstd · (dnorm - mean(dnorm) - norm · mean(dnorm · norm))
 // Each row's mean is summed again in double and x - mean formed as in the forward
 // (Centered), so that norm is the forward's own. norm is formed once per row and kept in T
-// for the rest: the row sums (in T), dx, and the column sums of dw (in double).
+// for the rest: the column sums of dw (in double), the row sums (in T), and dx.
 void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
                                      const KTensor& dout, const KTensor& x, const KTensor& rstd,
                                      const KTensor& w) {
@@ -136,78 +141,94 @@ void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const
     T* pdx = dx.ptr<T>();
     T* pdw = dw.ptr<T>();
     T* pdb = db.ptr<T>();
-    Scratch<T> norms(*this, size_t(N * C));  // norm of every row, [N, C]
+    Scratch<T> norms(*this, C > kMaxGroupC ? size_t(N * C) : size_t(1));
     T* pn = norms.data();
+    // dw and db are column sums over the rows, in double. Each block of kSumRows rows keeps
+    // its own, added while its rows are still in L1; the blocks' sums are then added in
+    // block order. The blocks depend on N only, so the bits do not depend on the threads.
+    const bool sums = pdw || pdb;
+    const int64_t blocks = (N + kSumRows - 1) / kSumRows;
+    std::vector<double> block_w(sums ? size_t(blocks * C) : 0), block_b(block_w.size());
+    double* pbw = block_w.data();
+    double* pbb = block_b.data();
     // has_w (a compile-time bool): with the weight's load under a runtime condition, the
     // loops would not vectorize.
     const auto rows = [&](auto has_w) {
       // Captured by value: see tensor/cpu/adam.cpp.
-      parallel_for(0, N, 64, [=](int64_t lo, int64_t hi) {
-        // Rows in groups, each step for the whole group first (see the forward).
-        for (int64_t n0 = lo; n0 < hi; n0 += kGroup) {
-          const int64_t rows_g = std::min(kGroup, hi - n0);
-          double m[kGroup];
-          T sum_dn[kGroup], sum_dn_norm[kGroup];
-          prefetch_rows(px, pg, n0 + kGroup, std::min(n0 + 2 * kGroup, hi), C);
-          for (int64_t r = 0; r < rows_g; ++r) m[r] = row_mean(px + (n0 + r) * C, C);
-          for (int64_t r = 0; r < rows_g; ++r) {
-            const int64_t n = n0 + r;
-            const T* row = px + n * C;
-            T* norm = pn + n * C;
-            const Centered<T> c(m[r]);
-            const T rt = pr[n];
-            for (int64_t i = 0; i < C; ++i) norm[i] = c(row[i]) * rt;
-          }
-          if (!pdx) continue;
-          // dnorm goes into dx's row first; the two sums and dx then read it from there.
-          // (One reduction per loop: with two, and the weight, GCC kept this loop scalar.)
-          for (int64_t r = 0; r < rows_g; ++r) {
-            const T* g = pg + (n0 + r) * C;
-            T* d = pdx + (n0 + r) * C;
-            for (int64_t i = 0; i < C; ++i) d[i] = has_w ? g[i] * pw[i] : g[i];
-            T sdn = 0;
+      parallel_for(0, blocks, 1, [=](int64_t b0, int64_t b1) {
+        T norm[kGroup][kMaxGroupC];  // the group's rows of norm, when C fits (else pn)
+        for (int64_t blk = b0; blk < b1; ++blk) {
+          const int64_t hi = std::min(N, (blk + 1) * kSumRows);
+          double* sw = pbw + blk * C;
+          double* sb = pbb + blk * C;
+          if (sums)
+            for (int64_t i = 0; i < C; ++i) sw[i] = sb[i] = 0.0;
+          // Rows in groups, each step for the whole group first (see the forward).
+          for (int64_t n0 = blk * kSumRows; n0 < hi; n0 += kGroup) {
+            const int64_t rows_g = std::min(kGroup, hi - n0);
+            double m[kGroup];
+            T sum_dn[kGroup], sum_dn_norm[kGroup];
+            prefetch_rows(px, pg, n0 + kGroup, std::min(n0 + 2 * kGroup, hi), C);
+            for (int64_t r = 0; r < rows_g; ++r) m[r] = row_mean(px + (n0 + r) * C, C);
+            T* nrow[kGroup];
+            for (int64_t r = 0; r < rows_g; ++r) {
+              const int64_t n = n0 + r;
+              const T* row = px + n * C;
+              T* nr = nrow[r] = C <= kMaxGroupC ? norm[r] : pn + n * C;
+              const Centered<T> c(m[r]);
+              const T rt = pr[n];
+              for (int64_t i = 0; i < C; ++i) nr[i] = c(row[i]) * rt;
+            }
+            if (sums)
+              for (int64_t r = 0; r < rows_g; ++r) {
+                const T* g = pg + (n0 + r) * C;
+                const T* nr = nrow[r];
+                for (int64_t i = 0; i < C; ++i) {
+                  sw[i] += double(g[i]) * double(nr[i]);
+                  sb[i] += double(g[i]);
+                }
+              }
+            if (!pdx) continue;
+            // dnorm goes into dx's row first; the two sums and dx then read it from there.
+            // (One reduction per loop: with two, and the weight, GCC kept this loop scalar.)
+            for (int64_t r = 0; r < rows_g; ++r) {
+              const T* g = pg + (n0 + r) * C;
+              T* d = pdx + (n0 + r) * C;
+              for (int64_t i = 0; i < C; ++i) d[i] = has_w ? g[i] * pw[i] : g[i];
+              T sdn = 0;
 #pragma omp simd reduction(+ : sdn)
-            for (int64_t i = 0; i < C; ++i) sdn += d[i];
-            sum_dn[r] = sdn;
-          }
-          for (int64_t r = 0; r < rows_g; ++r) {
-            const T* d = pdx + (n0 + r) * C;
-            const T* norm = pn + (n0 + r) * C;
-            T sdnn = 0;
+              for (int64_t i = 0; i < C; ++i) sdn += d[i];
+              sum_dn[r] = sdn;
+            }
+            for (int64_t r = 0; r < rows_g; ++r) {
+              const T* d = pdx + (n0 + r) * C;
+              const T* nr = nrow[r];
+              T sdnn = 0;
 #pragma omp simd reduction(+ : sdnn)
-            for (int64_t i = 0; i < C; ++i) sdnn += d[i] * norm[i];
-            sum_dn_norm[r] = sdnn;
-          }
-          for (int64_t r = 0; r < rows_g; ++r) {
-            const int64_t n = n0 + r;
-            T* d = pdx + n * C;
-            const T* norm = pn + n * C;
-            const T a = sum_dn[r] / T(C), c = sum_dn_norm[r] / T(C), rt = pr[n];
-            for (int64_t i = 0; i < C; ++i) d[i] = rt * (d[i] - a - norm[i] * c);
+              for (int64_t i = 0; i < C; ++i) sdnn += d[i] * nr[i];
+              sum_dn_norm[r] = sdnn;
+            }
+            for (int64_t r = 0; r < rows_g; ++r) {
+              const int64_t n = n0 + r;
+              T* d = pdx + n * C;
+              const T* nr = nrow[r];
+              const T a = sum_dn[r] / T(C), c = sum_dn_norm[r] / T(C), rt = pr[n];
+              for (int64_t i = 0; i < C; ++i) d[i] = rt * (d[i] - a - nr[i] * c);
+            }
           }
         }
       });
     };
     if (pw) rows(std::true_type{});
     else rows(std::false_type{});
-    // dw and db sum over rows, in double; each column is its own sum, so the loop over
-    // columns vectorizes without reordering any sum.
-    if (pdw || pdb) {
-      std::vector<double> sw(size_t(C), 0.0), sb(size_t(C), 0.0);
-      double* psw = sw.data();
-      double* psb = sb.data();
-      for (int64_t n = 0; n < N; ++n) {
-        const T* g = pg + n * C;
-        const T* norm = pn + n * C;
-        for (int64_t i = 0; i < C; ++i) {
-          psw[i] += double(g[i]) * double(norm[i]);
-          psb[i] += double(g[i]);
-        }
+    for (int64_t i = 0; sums && i < C; ++i) {
+      double tw = 0, tb = 0;
+      for (int64_t blk = 0; blk < blocks; ++blk) {
+        tw += pbw[blk * C + i];
+        tb += pbb[blk * C + i];
       }
-      for (int64_t i = 0; i < C; ++i) {
-        if (pdw) pdw[i] = T(psw[i]);
-        if (pdb) pdb[i] = T(psb[i]);
-      }
+      if (pdw) pdw[i] = T(tw);
+      if (pdb) pdb[i] = T(tb);
     }
   });
 }

@@ -19,12 +19,13 @@ using attic::testing::normal_values;
 namespace {
 
 // Rows of N x C: one row; rows not a multiple of the kernel's groups of 4 (and C odd, or
-// below a vector's width); more rows than one thread's chunk of 64; the GPT's width.
+// below a vector's width); more rows than one block of 64; the GPT's width; a C above the
+// 1024 whose rows of norm the backward keeps on the stack.
 struct Dims {
   int64_t N, C;
 };
 const std::vector<Dims> kShapes = {{1, 1}, {1, 7}, {3, 5}, {5, 33}, {6, 64}, {67, 17},
-                                   {130, 768}, {9, 1000}};
+                                   {130, 768}, {9, 1000}, {70, 1030}};
 
 // The kernel's view of v as a row-major tensor of this shape.
 template <class T>
@@ -165,6 +166,35 @@ TEST_CASE("layer_norm kernels: match layer_norm_naive, float", "[cpu][layer_norm
 
 TEST_CASE("layer_norm kernels: match layer_norm_naive, double", "[cpu][layer_norm]") {
   check_all_shapes<double>();
+}
+
+TEST_CASE("layer_norm_backward: the same bits at 1, 2 and 3 threads", "[cpu][layer_norm]") {
+  // 300 rows: five blocks of dw and db's partial sums, split between threads differently
+  // at each count.
+  const int64_t N = 300, C = 96;
+  std::mt19937 rng(5);
+  std::vector<float> x = normal_values<float>(N * C, 0.5, 2.0, rng);
+  std::vector<float> g = normal_values<float>(N * C, 0, 1, rng), w = normal_values<float>(C, 1, 0.5, rng);
+  std::vector<float> b(static_cast<size_t>(C), 0.0f), out(x.size()), mean(static_cast<size_t>(N)),
+      rstd(static_cast<size_t>(N));
+  Backend& cpu = backend_for(Device::CPU);
+  cpu.layer_norm(kt(out, {N, C}), kt(mean, {N}), kt(rstd, {N}), kt(x, {N, C}), kt(w, {C}),
+                 kt(b, {C}), 1e-5);
+  const int saved = num_threads();
+  std::vector<float> first;
+  for (const int t : {1, 2, 3}) {
+    set_num_threads(t);
+    std::vector<float> dx(x.size()), dw(static_cast<size_t>(C)), db(static_cast<size_t>(C));
+    cpu.layer_norm_backward(kt(dx, {N, C}), kt(dw, {C}), kt(db, {C}), kt(g, {N, C}),
+                            kt(x, {N, C}), kt(rstd, {N}), kt(w, {C}));
+    std::vector<float> all = dx;
+    all.insert(all.end(), dw.begin(), dw.end());
+    all.insert(all.end(), db.begin(), db.end());
+    INFO(t << " threads");
+    if (first.empty()) first = all;
+    else CHECK(all == first);
+  }
+  set_num_threads(saved);
 }
 
 TEST_CASE("layer_norm_naive: a row worked by hand", "[cpu][layer_norm]") {
