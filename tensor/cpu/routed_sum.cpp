@@ -29,6 +29,16 @@ inline int64_t row_offset(const std::vector<int64_t>& s, int64_t b, int64_t h, i
   return b * s[0] + h * s[1] + t * s[2];
 }
 
+// Calls row(p, b, h, t) for every row (b, h, t) of [B, NH, T, hs], p = b·NH + h, the pairs
+// (b, h) split between threads.
+template <class Row>
+void for_each_row(int64_t B, int64_t NH, int64_t Tn, int64_t hs, const Row& row) {
+  parallel_for(0, B * NH, pair_grain(Tn, hs), [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p)
+      for (int64_t t = 0; t < Tn; ++t) row(p, p / NH, p % NH, t);
+  });
+}
+
 }  // namespace
 
 // out [B, NH, T, hs] contiguous, w [L·NH], src_l [B, NH, T, hs] any strides
@@ -37,26 +47,21 @@ void CpuBackend::routed_sum(const KTensor& out, const KTensor& w, const std::vec
   const auto L = int64_t(src.size());
   dispatch_floating(out.dtype, [&](auto z) {
     using T = decltype(z);
-    parallel_for(0, B * NH, pair_grain(Tn, hs), [&](int64_t p0, int64_t p1) {
-      for (int64_t p = p0; p < p1; ++p) {
-        const int64_t b = p / NH, h = p % NH;
-        for (int64_t t = 0; t < Tn; ++t) {
-          T* o = out.ptr<T>() + (p * Tn + t) * hs;
-          for (int64_t l = 0; l < L; ++l) {
-            const KTensor& s = src[size_t(l)];
-            const T* x = s.ptr<T>() + row_offset(s.strides, b, h, t);
-            const T wl = w.ptr<T>()[l * NH + h];
-            const int64_t si = s.strides[3];
-            if (l == 0 && si == 1) {
+    for_each_row(B, NH, Tn, hs, [&](int64_t p, int64_t b, int64_t h, int64_t t) {
+      T* o = out.ptr<T>() + (p * Tn + t) * hs;
+      for (int64_t l = 0; l < L; ++l) {
+        const KTensor& s = src[size_t(l)];
+        const T* x = s.ptr<T>() + row_offset(s.strides, b, h, t);
+        const T wl = w.ptr<T>()[l * NH + h];
+        const int64_t si = s.strides[3];
+        if (l == 0 && si == 1) {
 #pragma omp simd
-              for (int64_t i = 0; i < hs; ++i) o[i] = wl * x[i];
-            } else if (si == 1) {
+          for (int64_t i = 0; i < hs; ++i) o[i] = wl * x[i];
+        } else if (si == 1) {
 #pragma omp simd
-              for (int64_t i = 0; i < hs; ++i) o[i] += wl * x[i];
-            } else {
-              for (int64_t i = 0; i < hs; ++i) o[i] = (l == 0 ? T(0) : o[i]) + wl * x[i * si];
-            }
-          }
+          for (int64_t i = 0; i < hs; ++i) o[i] += wl * x[i];
+        } else {
+          for (int64_t i = 0; i < hs; ++i) o[i] = (l == 0 ? T(0) : o[i]) + wl * x[i * si];
         }
       }
     });
@@ -72,34 +77,29 @@ void CpuBackend::routed_sum_backward(const std::vector<KTensor>& dsrc, const KTe
   std::vector<double> partial(size_t(B * NH * L), 0.0);  // Σ_{t,i} g · src_l for pair (b, h)
   dispatch_floating(g.dtype, [&](auto z) {
     using T = decltype(z);
-    parallel_for(0, B * NH, pair_grain(Tn, hs), [&](int64_t p0, int64_t p1) {
-      for (int64_t p = p0; p < p1; ++p) {
-        const int64_t b = p / NH, h = p % NH;
-        for (int64_t t = 0; t < Tn; ++t) {
-          const T* gr = g.ptr<T>() + row_offset(g.strides, b, h, t);
-          const int64_t sg = g.strides[3];
-          for (int64_t l = 0; l < L; ++l) {
-            const KTensor& s = src[size_t(l)];
-            const T* x = s.ptr<T>() + row_offset(s.strides, b, h, t);
-            T* d = dsrc[size_t(l)].ptr<T>() + (p * Tn + t) * hs;
-            const T wl = w.ptr<T>()[l * NH + h];
-            const int64_t si = s.strides[3];
-            T dot = 0;  // one row's dot product in T, vectorized; the rows add up in double
-            if (sg == 1 && si == 1) {
+    for_each_row(B, NH, Tn, hs, [&](int64_t p, int64_t b, int64_t h, int64_t t) {
+      const T* gr = g.ptr<T>() + row_offset(g.strides, b, h, t);
+      const int64_t sg = g.strides[3];
+      for (int64_t l = 0; l < L; ++l) {
+        const KTensor& s = src[size_t(l)];
+        const T* x = s.ptr<T>() + row_offset(s.strides, b, h, t);
+        T* d = dsrc[size_t(l)].ptr<T>() + (p * Tn + t) * hs;
+        const T wl = w.ptr<T>()[l * NH + h];
+        const int64_t si = s.strides[3];
+        T dot = 0;  // one row's dot product in T, vectorized; the rows add up in double
+        if (sg == 1 && si == 1) {
 #pragma omp simd reduction(+ : dot)
-              for (int64_t i = 0; i < hs; ++i) {
-                d[i] = wl * gr[i];
-                dot += gr[i] * x[i];
-              }
-            } else {
-              for (int64_t i = 0; i < hs; ++i) {
-                d[i] = wl * gr[i * sg];
-                dot += gr[i * sg] * x[i * si];
-              }
-            }
-            partial[size_t(p * L + l)] += double(dot);
+          for (int64_t i = 0; i < hs; ++i) {
+            d[i] = wl * gr[i];
+            dot += gr[i] * x[i];
+          }
+        } else {
+          for (int64_t i = 0; i < hs; ++i) {
+            d[i] = wl * gr[i * sg];
+            dot += gr[i * sg] * x[i * si];
           }
         }
+        partial[size_t(p * L + l)] += double(dot);
       }
     });
     for (int64_t l = 0; l < L; ++l)
