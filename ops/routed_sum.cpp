@@ -98,15 +98,16 @@ Tensor routed_sum(const Tensor& router, const std::vector<Tensor>& parts) {
   check_routed_sum(router, parts);
   Backend& be = backend_for(router.device());
   if (!be.fused_routed_sum()) return routed_sum_math(router, parts);
+  const Tensor w = router.contiguous();
   Tensor out = empty(parts[0].shape(), TensorOptions(router.dtype()).device(router.device()));
   std::vector<KTensor> src;
   for (const Tensor& p : parts) src.push_back(detail::ktensor(p));
-  be.routed_sum(detail::ktensor(out), detail::ktensor(router.contiguous()), src);
+  be.routed_sum(detail::ktensor(out), detail::ktensor(w), src);
   std::vector<Tensor> inputs{router};
   inputs.insert(inputs.end(), parts.begin(), parts.end());
   if (autograd::needs_grad(inputs)) {
     auto node = std::make_shared<RoutedSumBackward>();
-    node->router = router.contiguous();
+    node->router = w;
     node->parts = parts;
     autograd::connect(out, node, inputs);
   }
