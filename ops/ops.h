@@ -182,6 +182,14 @@ Tensor merge_heads(const Tensor& x);
 //      is the same sum as mul and add, the reference it is tested against.
 Tensor routed_sum(const Tensor& router, const std::vector<Tensor>& parts);
 Tensor routed_sum_math(const Tensor& router, const std::vector<Tensor>& parts);
+// The same sums for route's keys and values at once, on the packed projections: qkv [B, T, 3C]
+// (q | k | v of the current stream, the last source) and kv, L − 1 tensors [B, T, 2C] (k_l | v_l
+// of the earlier sources), routers [L·NH] -> [B, T, 3C] = q | Σ_l k_router · k_l | Σ_l v_router
+// · v_l, head by head, ready for scaled_dot_product_attention_packed.
+Tensor routed_sum_packed(const Tensor& k_router, const Tensor& v_router, const Tensor& qkv,
+                         const std::vector<Tensor>& kv, int64_t n_head);
+Tensor routed_sum_packed_math(const Tensor& k_router, const Tensor& v_router, const Tensor& qkv,
+                              const std::vector<Tensor>& kv, int64_t n_head);
 
 // ---- layer normalization (ops/layer_norm.cpp): over the last dim of x [..., C];
 //      weight and bias are [C] or undefined.

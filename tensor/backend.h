@@ -130,10 +130,11 @@ class Backend {
   // Whether attention() applies dropout itself (else the op takes the composed path).
   virtual bool fused_dropout() const { return false; }
   // Route attention's sum over sources (models/reflex/route_attention.h): src, L tensors
-  // [B, NH, T, hs] of any strides, and w [L·NH] contiguous give out [B, NH, T, hs] contiguous,
+  // [B, NH, T, hs] of any strides, and w [L·NH] contiguous give out [B, NH, T, hs] (unit
+  // stride in hs: contiguous, or the head view of a column block of [B, T, 3C]),
   //   out[b, h] = Σ_l w[l·NH + h] · src_l[b, h]
-  // and from g [B, NH, T, hs] (any strides) its backward, dsrc_l [B, NH, T, hs] contiguous and
-  // dw [L·NH] contiguous:
+  // and from g [B, NH, T, hs] (any strides) its backward, dsrc_l [B, NH, T, hs] (unit stride
+  // in hs) and dw [L·NH] contiguous:
   //   dsrc_l[b, h] = w[l·NH + h] · g[b, h]      dw[l·NH + h] = Σ_{b, t, i} g[b, h, t, i] · src_l[b, h, t, i]
   // A backend without them (fused_routed_sum() false) is not called: the op multiplies and adds.
   virtual bool fused_routed_sum() const { return false; }

@@ -13,11 +13,24 @@ RouteAttention::RouteAttention(const nn::MixerOptions& o)
   o.args.check_used(name(), "norm_prev");
 }
 
+Tensor RouteAttention::routed_qkv(const Tensor& x, const nn::MixerContext& ctx) {
+  const PackedSources s = packed_sources(x, ctx);
+  // Σ_l router[l·NH + h] · k_l[:, h] (and v) for each head h, one fused pass each, written
+  // beside q into one [B, T, 3C]
+  return routed_sum_packed(k_router, v_router, s.qkv, {s.kv[0], s.kv[1]}, n_head);
+}
+
+// Blocks from 2 on: the routed q, k, v straight into the packed attention.
+Tensor RouteAttention::forward(const Tensor& x, const nn::MixerContext& ctx) {
+  if (layer < 2) return CausalSelfAttention::forward(x, ctx);
+  return attend_packed(routed_qkv(x, ctx));
+}
+
 std::array<Tensor, 3> RouteAttention::project(const Tensor& x, const nn::MixerContext& ctx) {
-  SourceProjections s = sources(x, ctx);
-  // routed_sum: Σ_l router[l·NH + h] · parts[l][:, h] for each head h, one fused pass
-  return {s.q, routed_sum(k_router, {s.k.begin(), s.k.end()}),
-          routed_sum(v_router, {s.v.begin(), s.v.end()})};
+  const Tensor qkv = routed_qkv(x, ctx);
+  const int64_t C = x.size(-1);
+  return {split_heads(qkv.narrow(2, 0, C), n_head), split_heads(qkv.narrow(2, C, C), n_head),
+          split_heads(qkv.narrow(2, 2 * C, C), n_head)};
 }
 
 }  // namespace attic::models::reflex

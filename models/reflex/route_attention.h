@@ -25,8 +25,15 @@ class RouteAttention : public EarlierLayersAttention {
   // configure_optimizers puts them in the group without weight decay.
   Tensor k_router, v_router;
 
+  // x [B, T, C] = ln_1(x_i) -> [B, T, C]; from block 2 on the routed q, k, v go to the
+  // attention packed, as c_attn's output does in classic attention.
+  Tensor forward(const Tensor& x, const nn::MixerContext& ctx = {}) override;
+
  private:
-  // q from x, each head's k and v the routed sums over the three sources.
+  // x [B, T, C] -> [B, T, 3C]: q | K | V, each head's K and V the routed sums over the three
+  // sources (routed_sum_packed).
+  Tensor routed_qkv(const Tensor& x, const nn::MixerContext& ctx);
+  // The same as views [B, NH, T, hs], for step (generation with the KV cache).
   std::array<Tensor, 3> project(const Tensor& x, const nn::MixerContext& ctx) override;
 };
 

@@ -5,9 +5,8 @@
 
 namespace attic::models::reflex {
 
-SourceProjections project_sources(nn::Linear& c_attn, const Tensor& x,
-                                  const nn::MixerContext& ctx, int64_t n_head, bool norm_prev,
-                                  const std::string& who) {
+PackedSources project_packed(nn::Linear& c_attn, const Tensor& x, const nn::MixerContext& ctx,
+                             bool norm_prev, const std::string& who) {
   const int64_t C = x.size(-1);
   const Tensor before[2] = {ctx.back(2), ctx.back(1)};  // x_{i−2}, x_{i−1}
   for (int n = 0; n < 2; ++n) {
@@ -20,21 +19,32 @@ SourceProjections project_sources(nn::Linear& c_attn, const Tensor& x,
   ATTIC_CHECK(!norm_prev || ctx.pre_norm != nullptr, who,
               ": norm_prev needs the block's ln_1 (MixerContext.pre_norm), and none was given");
 
-  SourceProjections s;
-  Tensor qkv = c_attn.forward(x);  // [B, T, 3C]
-  s.q = split_heads(qkv.narrow(2, 0, C), n_head);
-  s.k[2] = split_heads(qkv.narrow(2, C, C), n_head);
-  s.v[2] = split_heads(qkv.narrow(2, 2 * C, C), n_head);
+  PackedSources s;
+  s.qkv = c_attn.forward(x);  // [B, T, 3C]
   // The key and value rows of c_attn: W [3C, C] -> W_kv [2C, C] (a view; its gradient lands
   // in W's rows C .. 3C−1).
   const Tensor w_kv = c_attn.weight.narrow(0, C, 2 * C);
   const Tensor b_kv = c_attn.bias.defined() ? c_attn.bias.narrow(0, C, 2 * C) : Tensor();
   for (int l = 0; l < 2; ++l) {
     const Tensor src = norm_prev ? ctx.pre_norm->forward(before[l]) : before[l];
-    Tensor kv = matmul(src, w_kv.t());  // [B, T, 2C]
-    if (b_kv.defined()) kv = kv + b_kv;
-    s.k[l] = split_heads(kv.narrow(2, 0, C), n_head);
-    s.v[l] = split_heads(kv.narrow(2, C, C), n_head);
+    s.kv[size_t(l)] = matmul(src, w_kv.t());  // [B, T, 2C]
+    if (b_kv.defined()) s.kv[size_t(l)] = s.kv[size_t(l)] + b_kv;
+  }
+  return s;
+}
+
+SourceProjections project_sources(nn::Linear& c_attn, const Tensor& x,
+                                  const nn::MixerContext& ctx, int64_t n_head, bool norm_prev,
+                                  const std::string& who) {
+  const PackedSources p = project_packed(c_attn, x, ctx, norm_prev, who);
+  const int64_t C = x.size(-1);
+  SourceProjections s;
+  s.q = split_heads(p.qkv.narrow(2, 0, C), n_head);
+  s.k[2] = split_heads(p.qkv.narrow(2, C, C), n_head);
+  s.v[2] = split_heads(p.qkv.narrow(2, 2 * C, C), n_head);
+  for (size_t l = 0; l < 2; ++l) {
+    s.k[l] = split_heads(p.kv[l].narrow(2, 0, C), n_head);
+    s.v[l] = split_heads(p.kv[l].narrow(2, C, C), n_head);
   }
   return s;
 }
@@ -44,6 +54,11 @@ EarlierLayersAttention::EarlierLayersAttention(const nn::MixerOptions& o)
 
 SourceProjections EarlierLayersAttention::sources(const Tensor& x, const nn::MixerContext& ctx) {
   return project_sources(*c_attn, x, ctx, n_head, norm_prev, "attention " + name());
+}
+
+PackedSources EarlierLayersAttention::packed_sources(const Tensor& x,
+                                                     const nn::MixerContext& ctx) {
+  return project_packed(*c_attn, x, ctx, norm_prev, "attention " + name());
 }
 
 Tensor EarlierLayersAttention::forward(const Tensor& x, const nn::MixerContext& ctx) {

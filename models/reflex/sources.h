@@ -17,6 +17,13 @@
 
 namespace attic::models::reflex {
 
+// The same projections as c_attn and its key and value rows write them, before the heads
+// are split: what route's routed_sum_packed reads.
+struct PackedSources {
+  Tensor qkv;                // [B, T, 3C] = q | k_2 | v_2, from ln_1(x_i)
+  std::array<Tensor, 2> kv;  // [B, T, 2C] = k_l | v_l for l = 0 (x_{i−2}), 1 (x_{i−1})
+};
+
 struct SourceProjections {
   Tensor q;                 // [B, NH, T, hs], from ln_1(x_i)
   std::array<Tensor, 3> k;  // [B, NH, T, hs] for l = 0 (x_{i−2}), 1 (x_{i−1}), 2 (ln_1(x_i))
@@ -31,6 +38,9 @@ struct SourceProjections {
 SourceProjections project_sources(nn::Linear& c_attn, const Tensor& x,
                                   const nn::MixerContext& ctx, int64_t n_head, bool norm_prev,
                                   const std::string& who);
+// The same, packed: x [B, T, C] -> qkv [B, T, 3C] and kv_0, kv_1 [B, T, 2C].
+PackedSources project_packed(nn::Linear& c_attn, const Tensor& x, const nn::MixerContext& ctx,
+                             bool norm_prev, const std::string& who);
 
 // What reflex and route share: nanoGPT's attention (its c_attn, c_proj and dropouts, so the
 // parameter names stay the fork's) in blocks 0 and 1, which have fewer than two earlier
@@ -52,6 +62,8 @@ class EarlierLayersAttention : public nn::CausalSelfAttention {
   virtual std::array<Tensor, 3> project(const Tensor& x, const nn::MixerContext& ctx) = 0;
   // project_sources with this attention's c_attn, heads and norm_prev.
   SourceProjections sources(const Tensor& x, const nn::MixerContext& ctx);
+  // project_packed with the same.
+  PackedSources packed_sources(const Tensor& x, const nn::MixerContext& ctx);
 };
 
 }  // namespace attic::models::reflex

@@ -19,10 +19,14 @@ CausalSelfAttention::CausalSelfAttention(const MixerOptions& o, OwnOptions)
 // x [B, T, C] -> [B, T, C]:
 //   y = softmax(q kᵀ / √hs, key t' > t dropped) v per head, heads side by side, then c_proj
 Tensor CausalSelfAttention::forward(const Tensor& x, const MixerContext&) {
-  Tensor qkv = c_attn->forward(x);  // [B, T, 3C]: q, k, v side by side
-  // One call for every head. With no attention dropout in play it is the fused kernel,
-  // reading q, k, v out of qkv in place; otherwise the same math in separate ops, with
-  // dropout on the weights (karpathy/nanoGPT, model.py, both branches of `flash`).
+  return attend_packed(c_attn->forward(x));  // [B, T, 3C]: q, k, v side by side
+}
+
+// qkv [B, T, 3C] -> [B, T, C]. One call for every head. With no attention dropout in play it
+// is the fused kernel, reading q, k, v out of qkv in place; otherwise the same math in
+// separate ops, with dropout on the weights (karpathy/nanoGPT, model.py, both branches of
+// `flash`).
+Tensor CausalSelfAttention::attend_packed(const Tensor& qkv) {
   const double p = is_training() ? attn_dropout->p : 0.0;
   Tensor y = scaled_dot_product_attention_packed(
       qkv, n_head, {.is_causal = true, .dropout_p = p, .generator = attn_dropout->gen, .fused = fused});

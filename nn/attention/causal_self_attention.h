@@ -33,6 +33,9 @@ class CausalSelfAttention : public CausalMixer {
   // q, k, v (reflex, route). q, k, v [B, NH, T, hs] -> [B, T, C]: causal softmax attention
   // with dropout on the weights while training, heads merged, c_proj, resid_dropout.
   Tensor attend(const Tensor& q, const Tensor& k, const Tensor& v);
+  // The same with q, k, v side by side in qkv [B, T, 3C], as c_attn makes them (and route's
+  // routed_sum_packed): the fused kernel reads them in place and writes one gradient.
+  Tensor attend_packed(const Tensor& qkv);
   // q, k, v [B, NH, t, hs] of t new tokens -> [B, t, C]: k and v join the cache, then the new
   // queries attend to the cached keys and to each other causally.
   Tensor attend_cached(Cache& cache, const Tensor& q, const Tensor& k, const Tensor& v);

@@ -41,14 +41,17 @@ void for_each_row(int64_t B, int64_t NH, int64_t Tn, int64_t hs, const Row& row)
 
 }  // namespace
 
-// out [B, NH, T, hs] contiguous, w [L·NH], src_l [B, NH, T, hs] any strides
+// out [B, NH, T, hs] with unit stride in hs (route's packed form writes head views of
+// [B, T, 3C]), w [L·NH] contiguous, src_l [B, NH, T, hs] any strides
 void CpuBackend::routed_sum(const KTensor& out, const KTensor& w, const std::vector<KTensor>& src) {
   const int64_t B = out.shape[0], NH = out.shape[1], Tn = out.shape[2], hs = out.shape[3];
   const auto L = int64_t(src.size());
+  ATTIC_CHECK(out.strides[3] == 1, "routed_sum: out needs unit stride in hs, got strides ",
+              str(out.strides));
   dispatch_floating(out.dtype, [&](auto z) {
     using T = decltype(z);
-    for_each_row(B, NH, Tn, hs, [&](int64_t p, int64_t b, int64_t h, int64_t t) {
-      T* o = out.ptr<T>() + (p * Tn + t) * hs;
+    for_each_row(B, NH, Tn, hs, [&](int64_t, int64_t b, int64_t h, int64_t t) {
+      T* o = out.ptr<T>() + row_offset(out.strides, b, h, t);
       for (int64_t l = 0; l < L; ++l) {
         const KTensor& s = src[size_t(l)];
         const T* x = s.ptr<T>() + row_offset(s.strides, b, h, t);
@@ -68,12 +71,15 @@ void CpuBackend::routed_sum(const KTensor& out, const KTensor& w, const std::vec
   });
 }
 
-// dsrc_l [B, NH, T, hs] contiguous, dw [L·NH] contiguous; g, src_l any strides
+// dsrc_l [B, NH, T, hs] with unit stride in hs, dw [L·NH] contiguous; g, src_l any strides
 void CpuBackend::routed_sum_backward(const std::vector<KTensor>& dsrc, const KTensor& dw,
                                      const KTensor& g, const KTensor& w,
                                      const std::vector<KTensor>& src) {
   const int64_t B = g.shape[0], NH = g.shape[1], Tn = g.shape[2], hs = g.shape[3];
   const auto L = int64_t(src.size());
+  for (const KTensor& d : dsrc)
+    ATTIC_CHECK(d.strides[3] == 1, "routed_sum_backward: dsrc needs unit stride in hs, got "
+                "strides ", str(d.strides));
   std::vector<double> partial(size_t(B * NH * L), 0.0);  // Σ_{t,i} g · src_l for pair (b, h)
   dispatch_floating(g.dtype, [&](auto z) {
     using T = decltype(z);
@@ -83,7 +89,7 @@ void CpuBackend::routed_sum_backward(const std::vector<KTensor>& dsrc, const KTe
       for (int64_t l = 0; l < L; ++l) {
         const KTensor& s = src[size_t(l)];
         const T* x = s.ptr<T>() + row_offset(s.strides, b, h, t);
-        T* d = dsrc[size_t(l)].ptr<T>() + (p * Tn + t) * hs;
+        T* d = dsrc[size_t(l)].ptr<T>() + row_offset(dsrc[size_t(l)].strides, b, h, t);
         const T wl = w.ptr<T>()[l * NH + h];
         const int64_t si = s.strides[3];
         T dot = 0;  // one row's dot product in T, vectorized; the rows add up in double
