@@ -160,13 +160,6 @@ struct AttentionBackward final : autograd::Node {
   }
 };
 
-// qkv [B, T, 3C] -> the three [B, NH, T, hs] views of its q, k and v (C = NH · hs).
-std::array<Tensor, 3> split_qkv(const Tensor& qkv, int64_t n_head) {
-  const int64_t C = qkv.size(2) / 3;
-  return {split_heads(qkv.narrow(2, 0, C), n_head), split_heads(qkv.narrow(2, C, C), n_head),
-          split_heads(qkv.narrow(2, 2 * C, C), n_head)};
-}
-
 // The packed form's node: one input, qkv, and one gradient, written by the kernel straight
 // into the three column blocks of d_qkv (no split, no zero-filled slices to add up).
 struct PackedAttentionBackward final : autograd::Node {
@@ -213,6 +206,16 @@ Tensor merge_heads(const Tensor& x) {
   ATTIC_CHECK(x.dim() == 4, "merge_heads: expected x [B, NH, T, hs], got ", str(x.shape()));
   const int64_t B = x.size(0), NH = x.size(1), T = x.size(2), hs = x.size(3);
   return x.transpose(1, 2).contiguous().view({B, T, NH * hs});
+}
+
+// qkv [B, T, 3C] -> the split_heads views of columns [0, C), [C, 2C) and [2C, 3C).
+std::array<Tensor, 3> split_qkv(const Tensor& qkv, int64_t n_head) {
+  detail::check_defined("split_qkv", qkv);
+  ATTIC_CHECK(qkv.dim() == 3 && qkv.size(2) % 3 == 0,
+              "split_qkv: expected qkv [B, T, 3C], got ", str(qkv.shape()));
+  const int64_t C = qkv.size(2) / 3;
+  return {split_heads(qkv.narrow(2, 0, C), n_head), split_heads(qkv.narrow(2, C, C), n_head),
+          split_heads(qkv.narrow(2, 2 * C, C), n_head)};
 }
 
 // q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] -> [*, Tq, hv], in public ops:

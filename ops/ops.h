@@ -6,6 +6,7 @@
 // naming the op and the values.
 #pragma once
 
+#include <array>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -175,6 +176,9 @@ Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
 // back: [B, NH, T, hs] -> [B, T, NH·hs], head h in columns h·hs .. (h+1)·hs − 1 (a copy).
 Tensor split_heads(const Tensor& x, int64_t n_head);
 Tensor merge_heads(const Tensor& x);
+// qkv [B, T, 3C] as c_attn packs it -> the split_heads views of its q, k and v, each
+// [B, NH, T, hs] (C = NH · hs).
+std::array<Tensor, 3> split_qkv(const Tensor& qkv, int64_t n_head);
 
 // ---- route attention's sum over sources (ops/routed_sum.cpp): router [L·NH], parts L tensors
 //      [B, NH, T, hs] -> [B, NH, T, hs], head h the sum Σ_l router[l·NH + h] · parts_l[:, h].

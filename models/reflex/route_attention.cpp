@@ -27,10 +27,7 @@ Tensor RouteAttention::forward(const Tensor& x, const nn::MixerContext& ctx) {
 }
 
 std::array<Tensor, 3> RouteAttention::project(const Tensor& x, const nn::MixerContext& ctx) {
-  const Tensor qkv = routed_qkv(x, ctx);
-  const int64_t C = x.size(-1);
-  return {split_heads(qkv.narrow(2, 0, C), n_head), split_heads(qkv.narrow(2, C, C), n_head),
-          split_heads(qkv.narrow(2, 2 * C, C), n_head)};
+  return split_qkv(routed_qkv(x, ctx), n_head);
 }
 
 }  // namespace attic::models::reflex

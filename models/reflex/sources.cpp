@@ -39,9 +39,10 @@ SourceProjections project_sources(nn::Linear& c_attn, const Tensor& x,
   const PackedSources p = project_packed(c_attn, x, ctx, norm_prev, who);
   const int64_t C = x.size(-1);
   SourceProjections s;
-  s.q = split_heads(p.qkv.narrow(2, 0, C), n_head);
-  s.k[2] = split_heads(p.qkv.narrow(2, C, C), n_head);
-  s.v[2] = split_heads(p.qkv.narrow(2, 2 * C, C), n_head);
+  const auto [q, k, v] = split_qkv(p.qkv, n_head);
+  s.q = q;
+  s.k[2] = k;
+  s.v[2] = v;
   for (size_t l = 0; l < 2; ++l) {
     s.k[l] = split_heads(p.kv[l].narrow(2, 0, C), n_head);
     s.v[l] = split_heads(p.kv[l].narrow(2, C, C), n_head);

@@ -39,10 +39,7 @@ std::unique_ptr<MixerState> CausalSelfAttention::start_decoding() const {
 
 // x [B, t, C], cache of L tokens -> [B, t, C].
 Tensor CausalSelfAttention::step(MixerState& state, const Tensor& x, const MixerContext&) {
-  Tensor qkv = c_attn->forward(x);  // [B, t, 3C]
-  Tensor q = split_heads(qkv.narrow(2, 0, n_embd), n_head);           // [B, NH, t, hs]
-  Tensor k = split_heads(qkv.narrow(2, n_embd, n_embd), n_head);
-  Tensor v = split_heads(qkv.narrow(2, 2 * n_embd, n_embd), n_head);
+  const auto [q, k, v] = split_qkv(c_attn->forward(x), n_head);  // [B, t, 3C] -> [B, NH, t, hs]
   return attend_cached(dynamic_cast<Cache&>(state), q, k, v);
 }
 

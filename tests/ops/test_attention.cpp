@@ -376,3 +376,19 @@ TEST_CASE("split_heads and merge_heads are each other's inverse", "[ops][attenti
   CHECK(error_message([&] { split_heads(x, 5); }) ==
         "split_heads: expected x [B, T, NH·hs] with NH = 5, got [1, 2, 12]");
 }
+
+TEST_CASE("split_qkv gives the head views of q, k and v in place", "[ops][attention]") {
+  // qkv [1, 2, 12]: C = 4 over 2 heads; row t holds 12t .. 12t + 11.
+  const Tensor qkv = arange(24, kFloat32).view({1, 2, 12});
+  const auto [q, k, v] = split_qkv(qkv, 2);
+  CHECK(q.shape() == Shape{1, 2, 2, 2});
+  CHECK(values(q.select(1, 1).select(1, 0)) == std::vector<double>{2, 3});    // head 1, t 0
+  CHECK(values(k.select(1, 0).select(1, 1)) == std::vector<double>{16, 17});  // head 0, t 1
+  CHECK(values(v.select(1, 1).select(1, 1)) == std::vector<double>{22, 23});  // head 1, t 1
+  CHECK(q.raw_data() == qkv.raw_data());  // views into qkv
+  CHECK(v.shares_storage(qkv));
+  CHECK(error_message([&] { split_qkv(arange(20, kFloat32).view({1, 2, 10}), 2); }) ==
+        "split_qkv: expected qkv [B, T, 3C], got [1, 2, 10]");
+  CHECK(error_message([&] { split_qkv(qkv, 3); }) ==
+        "split_heads: expected x [B, T, NH·hs] with NH = 3, got [1, 2, 4]");
+}
