@@ -83,6 +83,22 @@ struct Tile {
   bool accumulate;
 };
 
+// A k-major strip of A at its k-th step (Ap; steps a_step apart, `left` steps from here to
+// the strip's end): when A is read in place (the dYᵀ of dW = dYᵀ X), each step moves a whole
+// row of dY on and reads one or two new lines of A, 0.5-2 KiB past the last. The lines
+// kAhead steps on (about 100 cycles of FMAs) are asked for before they are needed: the GPT's
+// dW products with rows 1.5 and 2 KiB apart ran 5-20 % faster on an Intel Xeon (family 6,
+// model 167). A packed strip (a_step = MR) is read line after line and needs no help.
+template <class T>
+[[gnu::always_inline]] inline void prefetch_ahead(const T* Ap, int64_t a_step, int64_t left) {
+  constexpr int64_t kAhead = 8;
+  constexpr int MR = Blocking<T>::MR;
+  if (a_step != MR && left > kAhead) {
+    __builtin_prefetch(Ap + kAhead * a_step);             // the strip's first value
+    __builtin_prefetch(Ap + kAhead * a_step + (MR - 1));  // and its last, maybe a line on
+  }
+}
+
 // The tile t, C[m, n] (+)= A strip @ B strip, B k-major and A in either layout above
 // (RowsA: row-major):
 //   acc[i][v] = Σ_k A(i, k) * B(k, v * lanes : (v + 1) * lanes).
@@ -111,6 +127,7 @@ void micro_kernel(const Tile<T>& t) {
 
   V acc[MR][NV] = {};
   for (int64_t k = 0; k < kc; ++k, Ap += a_step, Bp += ldb) {
+    if constexpr (!RowsA) prefetch_ahead<T>(Ap, a_step, kc - k);
     V b[NV];
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) std::memcpy(&b[v], Bp + v * L, sizeof(V));
