@@ -46,6 +46,11 @@ Tensor heads_buffer(const Shape& shape, const Tensor& like) {
   return empty({shape[0], shape[2], shape[1], shape[3]}, o).transpose(1, 2);
 }
 
+// The softmax weights a fused kernel saved in att [*, Tq, Tk], as the caller of
+// scaled_dot_product_attention receives them: causal, the kernel may have left the entries
+// above the diagonal unwritten (Backend::attention), and tril writes their zeros.
+Tensor causal_weights(const Tensor& att, bool causal) { return causal ? tril(att) : att; }
+
 // The fused kernel computes exactly the math path when there is no mask tensor and no
 // dropout. masked_logit then only touches causally hidden keys, and every causal row keeps
 // key 0, so a finite masked_logit (-65504) gives those keys exp(masked_logit − max) = 0 as
@@ -250,7 +255,7 @@ Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tens
   const uint64_t key = draw_dropout_key(o);
   be.attention(detail::ktensor(out), detail::ktensor(att), detail::ktensor(q), detail::ktensor(k),
                detail::ktensor(v), s, o.is_causal, o.dropout_p, key);
-  if (o.weights) *o.weights = att;
+  if (o.weights) *o.weights = causal_weights(att, o.is_causal);
   if (autograd::needs_grad({q, k, v})) {
     auto node = std::make_shared<AttentionBackward>();
     node->q = q;
@@ -291,7 +296,7 @@ Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
                                            detail::ktensor(q), detail::ktensor(k),
                                            detail::ktensor(v), scale, o.is_causal, o.dropout_p,
                                            key);
-  if (o.weights) *o.weights = att;
+  if (o.weights) *o.weights = causal_weights(att, o.is_causal);
   if (autograd::needs_grad({qkv})) {
     auto node = std::make_shared<PackedAttentionBackward>();
     node->qkv = qkv;

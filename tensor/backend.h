@@ -114,7 +114,8 @@ class Backend {
   virtual void dropout(const KTensor& out, const KTensor& in, double p, uint64_t key) = 0;
   // Scaled dot-product attention over the heads [*]: q [*, Tq, hs], k [*, Tk, hs],
   // v [*, Tk, hv] (any strides); out [*, Tq, hv] has unit column stride; att [*, Tq, Tk] is
-  // contiguous and receives P = softmax(q kᵀ · scale, masked j > i when causal), and
+  // contiguous and receives P = softmax(q kᵀ · scale, masked j > i when causal; att's
+  // entries above the diagonal, all 0 in P, may then be left unwritten), and
   // out = dropout(P) v, the mask that of dropout(p, key) above over att's elements. A
   // backend that has no dropout inside its kernel is only called with dropout_p = 0
   // (fused_dropout() false).

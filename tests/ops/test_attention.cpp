@@ -306,6 +306,23 @@ TEST_CASE("scaled_dot_product_attention: fused where it applies, the composed op
   CHECK(fn(d) == "AttentionBackward");  // the CPU kernel drops the weights itself
 }
 
+TEST_CASE("scaled_dot_product_attention: causal weights are 0 above the diagonal past the kernel's first block",
+          "[ops][attention]") {
+  // 400 float64 queries make two of the CPU kernel's blocks of query rows (about 512 KiB of
+  // scores each); the kernel leaves the first block's entries right of its diagonal block
+  // unwritten, and the weights the caller receives must still hold P's zeros there. The
+  // freed junk tensor hands its memory, full of 7s, to att through the allocator's cache,
+  // so that entries left as they were would show.
+  manual_seed(3);
+  const Tensor q = randn({1, 1, 400, 4}, kFloat64), k = randn({1, 1, 400, 4}, kFloat64),
+               v = randn({1, 1, 400, 4}, kFloat64);
+  { const Tensor junk = full({1, 1, 400, 400}, 7.0, kFloat64); }
+  Tensor wf, wm;
+  scaled_dot_product_attention(q, k, v, {.is_causal = true, .weights = &wf});
+  scaled_dot_product_attention_math(q, k, v, {.is_causal = true, .weights = &wm});
+  CHECK_THAT(values(wf), ApproxValues(values(wm), 1e-12));
+}
+
 TEST_CASE("fused attention with dropout: the composed path's mask, and its gradients",
           "[ops][attention][grad]") {
   manual_seed(17);
