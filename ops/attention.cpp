@@ -46,6 +46,18 @@ Tensor heads_buffer(const Shape& shape, const Tensor& like) {
   return empty({shape[0], shape[2], shape[1], shape[3]}, o).transpose(1, 2);
 }
 
+// What the fused kernel saves for backward, lead = [*]: the weights [*, Tq, Tk], or only each
+// row's log-sum-exp [*, Tq] where the backend would rather form the weights again in the
+// backward (attention_recomputes) and the caller does not want them (no `weights`).
+Tensor saved_buffer(Shape shape, int64_t Tq, int64_t Tk, Backend& be, const SdpaOptions& o,
+                    const TensorOptions& to) {
+  shape.push_back(Tq);
+  double bytes = double(Tk) * double(dtype_size(to.dtype_));
+  for (const int64_t d : shape) bytes *= double(d);
+  if (o.weights || !be.attention_recomputes(bytes)) shape.push_back(Tk);
+  return empty(shape, to);
+}
+
 // The softmax weights a fused kernel saved in att [*, Tq, Tk], as the caller of
 // scaled_dot_product_attention receives them: causal, the kernel may have left the entries
 // above the diagonal unwritten (Backend::attention), and tril writes their zeros.
@@ -142,7 +154,7 @@ std::array<Tensor, 3> attention_grads(const Tensor& q, const Tensor& k, const Te
 // The fused op's node. Saves q, k, v as given (not detached): a recorded backward
 // differentiates through them.
 struct AttentionBackward final : autograd::Node {
-  Tensor q, k, v, att;  // inputs, and the kernel's softmax weights P
+  Tensor q, k, v, att;  // inputs, and what the kernel saved: P, or its rows' log-sum-exp
   double scale = 1;
   bool causal = false;
   double dropout_p = 0;  // > 0: the weights were dropped with dropout_key
@@ -247,10 +259,9 @@ Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tens
   const double s = default_scale(q, o);
   Backend& be = detail::backend_of(op, {q, k, v});
   const TensorOptions to = TensorOptions(q.dtype()).device(q.device());
-  Shape att_shape = lead, out_shape = lead;
-  att_shape.insert(att_shape.end(), {Tq, Tk});
+  Shape out_shape = lead;
   out_shape.insert(out_shape.end(), {Tq, hv});
-  Tensor att = empty(att_shape, to);
+  Tensor att = saved_buffer(lead, Tq, Tk, be, o, to);
   Tensor out = heads_buffer(out_shape, q);
   const uint64_t key = draw_dropout_key(o);
   be.attention(detail::ktensor(out), detail::ktensor(att), detail::ktensor(q), detail::ktensor(k),
@@ -288,14 +299,13 @@ Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
   const int64_t B = qkv.size(0), T = qkv.size(1), C = qkv.size(2) / 3, hs = C / n_head;
   const double scale = default_scale(q, o);
   const TensorOptions to = TensorOptions(qkv.dtype()).device(qkv.device());
-  Tensor att = empty({B, n_head, T, T}, to);
+  Backend& be = detail::backend_of(op, {qkv});
+  Tensor att = saved_buffer({B, n_head}, T, T, be, o, to);
   Tensor y = empty({B, T, C}, to);
   const Tensor y_heads = y.view({B, T, n_head, hs}).transpose(1, 2);
   const uint64_t key = draw_dropout_key(o);
-  detail::backend_of(op, {qkv}).attention(detail::ktensor(y_heads), detail::ktensor(att),
-                                           detail::ktensor(q), detail::ktensor(k),
-                                           detail::ktensor(v), scale, o.is_causal, o.dropout_p,
-                                           key);
+  be.attention(detail::ktensor(y_heads), detail::ktensor(att), detail::ktensor(q),
+               detail::ktensor(k), detail::ktensor(v), scale, o.is_causal, o.dropout_p, key);
   if (o.weights) *o.weights = causal_weights(att, o.is_causal);
   if (autograd::needs_grad({qkv})) {
     auto node = std::make_shared<PackedAttentionBackward>();

@@ -116,8 +116,11 @@ class Backend {
   // v [*, Tk, hv] (any strides); out [*, Tq, hv] has unit column stride; att [*, Tq, Tk] is
   // contiguous and receives P = softmax(q kᵀ · scale, masked j > i when causal; att's
   // entries above the diagonal, all 0 in P, may then be left unwritten), and
-  // out = dropout(P) v, the mask that of dropout(p, key) above over att's elements. A
-  // backend that has no dropout inside its kernel is only called with dropout_p = 0
+  // out = dropout(P) v, the mask that of dropout(p, key) above over a contiguous
+  // [*, Tq, Tk]'s elements. A backend whose attention_recomputes(att's bytes) may instead be
+  // given att [*, Tq] contiguous (one dim fewer than q), to receive each row's
+  // log Σ_j e^(scale q_i·k_j) over its visible keys, from which its backward forms P again.
+  // A backend that has no dropout inside its kernel is only called with dropout_p = 0
   // (fused_dropout() false).
   virtual void attention(const KTensor& out, const KTensor& att, const KTensor& q,
                          const KTensor& k, const KTensor& v, double scale, bool causal,
@@ -128,6 +131,12 @@ class Backend {
                                   const KTensor& dout, const KTensor& q, const KTensor& k,
                                   const KTensor& v, const KTensor& att, double scale,
                                   bool causal, double dropout_p, uint64_t dropout_key) = 0;
+  // Whether attention() would rather save only each row's log-sum-exp than weights that
+  // take weight_bytes, all heads together (see attention()).
+  virtual bool attention_recomputes(double weight_bytes) const {
+    (void)weight_bytes;
+    return false;
+  }
   // Whether attention() applies dropout itself (else the op takes the composed path).
   virtual bool fused_dropout() const { return false; }
   // Route attention's sum over sources (models/reflex/route_attention.h): src, L tensors

@@ -2,8 +2,10 @@
 // The composed form (matmul, scale, masked_fill, softmax, matmul) makes five passes over
 // the [T, T] scores and keeps four of them alive for backward; here each head's scores
 // live in a small scratch matrix, the mask is the loop bound, and only the softmax weights
-// P are kept. tests/tensor/cpu/test_attention.cpp checks this against attention_naive
-// (tensor/cpu/attention.h), tests/ops/test_attention.cpp against the composed ops.
+// P are kept, or, when they would take many MiB, only each row's log-sum-exp, from which
+// the backward forms P again (see weights_from_lse). tests/tensor/cpu/test_attention.cpp
+// checks this against attention_naive (tensor/cpu/attention.h), tests/ops/test_attention.cpp
+// against the composed ops.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -43,6 +45,18 @@ struct RC {
   int64_t r, c;
 };
 RC rc(const KTensor& t) { return {t.strides[t.strides.size() - 2], t.strides.back()}; }
+
+// What the forward saved for backward, as a [*, Tq, cols] operand whose heads line up with
+// q's (rank: q's): the weights P [*, Tq, Tk] as they are, or the log-sum-exp lse [*, Tq]
+// (one dim fewer) seen as [*, Tq, 1].
+KTensor saved_rows(const KTensor& att, size_t rank) {
+  KTensor t = att;
+  if (t.shape.size() + 1 == rank) {
+    t.shape.push_back(1);
+    t.strides.push_back(1);
+  }
+  return t;
+}
 
 }  // namespace
 
@@ -146,10 +160,11 @@ int64_t scratch_pitch(int64_t n) {
 // P = softmax over the visible keys of rows [i0, i0 + rows), in place in S (rows lds
 // apart; S holds q kᵀ for keys j < visible(i), anything elsewhere), times the scale s
 // first. Columns past the visible keys, up to `width`, are written as exact zeros: the
-// products that read P need them there.
+// products that read P need them there. lse (unless null; rows lse_step apart) receives
+// each row's log Σ_j e^(s S_ij), from which weights_from_lse rebuilds the row.
 template <class T>
 void softmax_rows(T* S, int64_t lds, int64_t i0, int64_t rows, int64_t Tk, bool causal, T s,
-                  int64_t width) {
+                  int64_t width, T* lse, int64_t lse_step) {
   // Max subtracted (see softmax.cpp). Keys j < n are visible. The loops run to nv, n
   // rounded up to whole vectors of 16 (not past Tk), with the masked lanes set to -inf (so
   // e^(-inf - m) = 0 exactly): a short causal row then costs one or two vector steps, not a
@@ -189,6 +204,7 @@ void softmax_rows(T* S, int64_t lds, int64_t i0, int64_t rows, int64_t Tk, bool 
         sum += e;
       }
       inv[r] = T(1) / sum;
+      if (lse != nullptr) lse[(r0 + r) * lse_step] = mr + std::log(sum);
     }
     for (int64_t r = 0; r < g; ++r) {
       T* row = S + (r0 + r) * lds;
@@ -198,33 +214,67 @@ void softmax_rows(T* S, int64_t lds, int64_t i0, int64_t rows, int64_t Tk, bool 
   }
 }
 
+// P for rows [i0, i0 + rows) again, in place in S (rows lds apart, holding q kᵀ for the
+// visible keys), from each row's log-sum-exp (rows lse_step apart):
+//   P_ij = e^(s S_ij - lse_i),  lse_i = log Σ_j e^(s S_ij)
+// (FlashAttention's recomputation, Dao et al. 2022, §3.1), the softmax in one pass: lse_i is
+// at least every s S_ij of its row, so the exponent is at most 0 (or a rounding above).
+// Masked keys up to vis get exact zeros, as softmax_rows writes them.
+template <class T>
+void weights_from_lse(T* S, int64_t lds, const T* lse, int64_t lse_step, int64_t i0,
+                      int64_t rows, int64_t Tk, int64_t vis, bool causal, T s) {
+  for (int64_t r = 0; r < rows; ++r) {
+    T* row = S + r * lds;
+    const T l = lse[r * lse_step];
+    const int64_t n = visible(i0 + r, Tk, causal);
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) row[j] = vexp_nonpos(row[j] * s - l);
+    std::fill(row + n, row + vis, T(0));
+  }
+}
+
 }  // namespace
 
+// Whether attention() should save each row's log-sum-exp rather than the weights: when all
+// heads' weights take 8 MiB or more, writing them in the forward and reading them back in
+// the backward costs more than forming q kᵀ and its exponentials a second time. On an Intel
+// Xeon (family 6, model 167), 2 threads: the GPT's step at T = 1024 (200 MiB of weights a
+// layer) 3-5 % faster and its peak memory 1197 -> 429 MiB; at T = 256 (12.6 MiB) 3-4 %
+// faster; at T = 64 (0.8 MiB) the same; a Linformer layer at n = 4096 (4 MiB) 6 % slower,
+// at n = 8192 the same.
+bool CpuBackend::attention_recomputes(double weight_bytes) const {
+  return weight_bytes >= double(8 << 20);
+}
+
 // q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] (any strides) -> out [*, Tq, hv] (unit column
-// stride), att [*, Tq, Tk] contiguous (the softmax weights, saved for backward):
+// stride), and for backward att: the softmax weights [*, Tq, Tk] contiguous, or only each
+// row's log-sum-exp lse [*, Tq] (att with one dim fewer than q; see weights_from_lse):
 //   S = q kᵀ · scale;  causal: S[i][j] = -inf for j > i;  P = softmax_rows(S);
 //   out = dropout(P) v  (dropout_p = 0: out = P v).
 // In blocks of query rows (block_rows), each a work item of its own. A block's scores
-// are formed where P goes in att, or, when att's rows lie 4 KiB apart (see scratch_pitch),
-// in a padded scratch copied to att at the end. Causal rows only visit j ≤ i: the masked
-// entries of P in the block's diagonal block are written as exact zeros, for the products
-// with v (here) and dout (backward) to read; those right of it, which nothing reads, are
-// not written: their zeros were half of att's bytes written once more, and the GPT's
-// forward at T = 1024 is 12 % faster without them (its step 5-7 %, on an Intel Xeon,
-// family 6 model 167). The dropped weights D live in a per-thread scratch; backward draws
-// them again from P and the key.
+// are formed where P goes in att, or, when att's rows lie 4 KiB apart (see scratch_pitch)
+// or att is lse, in a padded scratch (copied to att at the end, unless att is lse). Causal
+// rows only visit j ≤ i: the masked entries of P in the block's diagonal block are written
+// as exact zeros, for the products with v (here) and dout (backward) to read; those right
+// of it, which nothing reads, are not written: their zeros were half of att's bytes written
+// once more, and the GPT's forward at T = 1024 is 12 % faster without them (its step
+// 5-7 %, on an Intel Xeon, family 6 model 167). The dropped weights D live in a per-thread
+// scratch; backward draws them again from P and the key.
 void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor& q,
                            const KTensor& k, const KTensor& v, double scale, bool causal,
                            double dropout_p, uint64_t dropout_key) {
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
-  const auto heads = head_offsets<5>({&out, &att, &q, &k, &v});
+  const bool lse_only = att.shape.size() + 1 == q.shape.size();
+  const KTensor saved = saved_rows(att, q.shape.size());
+  const auto heads = head_offsets<5>({&out, &saved, &q, &k, &v});
   const RC sq = rc(q), sk = rc(k), sv = rc(v), so = rc(out);
+  const int64_t lse_step = rc(saved).r;
   dispatch_floating(q.dtype, [&](auto z) {
     using T = decltype(z);
     const T s = T(scale);
     const int64_t ld = scratch_pitch<T>(Tk);
-    const bool in_att = ld == Tk;  // scores formed in att itself
+    const bool in_att = ld == Tk && !lse_only;  // scores formed in att itself
     const int64_t block = block_rows<T>(ld);
     const Triangle lower_c = causal ? Triangle::kLowerC : Triangle::kNone;
     const Triangle lower_a = causal ? Triangle::kLowerA : Triangle::kNone;
@@ -237,7 +287,8 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
       Scratch<T> D(*this, dropout_p > 0 ? size_t(rows_max * ld) : 0);
       for (int64_t w = w0; w < w1; ++w) {
         const auto& off = heads[size_t(w / nb)];
-        T* P = att.ptr<T>() + off[1];
+        const int64_t at = (w / nb) * Tq * Tk;  // the head's first index in dropout's order
+        T* P = lse_only ? nullptr : saved.ptr<T>() + off[1];
         const T* pk = k.ptr<T>() + off[3];
         const T* pv = v.ptr<T>() + off[4];
         const int64_t i0 = block_in_order(w % nb, nb) * block;
@@ -252,15 +303,16 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
         gemm<T>(rows, rect, hs, qb, sq.r, sq.c, pk, sk.c, sk.r, Sb, lds);
         gemm<T>(rows, vis - rect, hs, qb, sq.r, sq.c, pk + rect * sk.r, sk.c, sk.r, Sb + rect,
                 lds, lower_c);
-        softmax_rows(Sb, lds, i0, rows, Tk, causal, s, vis);
+        softmax_rows(Sb, lds, i0, rows, Tk, causal, s, vis,
+                     lse_only ? saved.ptr<T>() + off[1] + i0 * lse_step : nullptr, lse_step);
         // out = P v (or D v) over the visible keys; the diagonal block's P is zero above
         // its diagonal, so row i sums j <= i only.
-        const auto [W, ldw] = block_weights(D.data(), ld, Sb, lds, off[1], i0, rows, Tk, vis,
+        const auto [W, ldw] = block_weights(D.data(), ld, Sb, lds, at, i0, rows, Tk, vis,
                                             causal, dropout_p, dropout_key, false);
         gemm<T>(rows, hv, rect, W, ldw, 1, pv, sv.r, sv.c, ob, so.r);
         gemm<T>(rows, hv, vis - rect, W + rect, ldw, 1, pv + rect * sv.r, sv.r, sv.c, ob, so.r,
                 lower_a, /*accumulate=*/true);
-        if (!in_att)
+        if (!in_att && !lse_only)
           for (int64_t r = 0; r < rows; ++r)
             std::copy(Sb + r * ld, Sb + r * ld + vis, P + (i0 + r) * Tk);
       }
@@ -268,7 +320,8 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
   });
 }
 
-// dq, dk, dv: shaped like q, k, v, unit column stride; dout [*, Tq, hv] any strides; att = P.
+// dq, dk, dv: shaped like q, k, v, unit column stride; dout [*, Tq, hv] any strides; att as
+// the forward saved it: P, or lse, from which each block's P is formed again.
 // The derivative of ops/attention.cpp (head comment, beside AttentionBackward):
 //   dv = Pᵀ dout;  dP = dout vᵀ;  dS = P ⊙ (dP - rowsum(dP ⊙ P))  (the softmax backward);
 //   dq = dS k · scale;  dk = dSᵀ q · scale.
@@ -287,8 +340,11 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
                                     bool causal, double dropout_p, uint64_t dropout_key) {
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
-  const auto heads = head_offsets<8>({&dq, &dk, &dv, &dout, &q, &k, &v, &att});
+  const bool lse_only = att.shape.size() + 1 == q.shape.size();
+  const KTensor saved = saved_rows(att, q.shape.size());
+  const auto heads = head_offsets<8>({&dq, &dk, &dv, &dout, &q, &k, &v, &saved});
   const RC sq = rc(q), sk = rc(k), sv = rc(v), sd = rc(dout);
+  const int64_t lse_step = rc(saved).r;
   const int64_t ldq = rc(dq).r, ldk_out = rc(dk).r, ldv_out = rc(dv).r;
   dispatch_floating(q.dtype, [&](auto z) {
     using T = decltype(z);
@@ -296,7 +352,8 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
     const Triangle lower_c = causal ? Triangle::kLowerC : Triangle::kNone;
     const Triangle lower_a = causal ? Triangle::kLowerA : Triangle::kNone;
     const Triangle upper_a = causal ? Triangle::kUpperA : Triangle::kNone;
-    const int64_t ld = scratch_pitch<T>(Tk);  // dS's and D's row pitch
+    const int64_t ld = scratch_pitch<T>(Tk);  // dS's, D's and a formed P's row pitch
+    const bool copy_p = !lse_only && ld != Tk;  // P's rows 4 KiB apart in att
     const int64_t block = block_rows<T>(ld);
     const int64_t nh = int64_t(heads.size()), nb = (Tq + block - 1) / block;
     const int64_t G = backward_groups(nh, nb);
@@ -306,13 +363,14 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
     parallel_for(0, nh * G, 1, [&](int64_t w0, int64_t w1) {
       const int64_t rows_max = std::min(block, Tq);
       Scratch<T> dS(*this, size_t(rows_max * ld));
-      Scratch<T> D(*this, dropout_p > 0 || ld != Tk ? size_t(rows_max * ld) : 0);
+      Scratch<T> D(*this, dropout_p > 0 || copy_p ? size_t(rows_max * ld) : 0);
+      Scratch<T> formed(*this, lse_only ? size_t(rows_max * ld) : 0);  // P from lse
       const uint32_t threshold = dropout_threshold(dropout_p);
       const T keep_scale = dropout_p >= 1 ? T(0) : T(1.0 / (1.0 - dropout_p));
       for (int64_t w = w0; w < w1; ++w) {
         const int64_t h = w / G, g = w % G;
         const auto& off = heads[size_t(h)];
-        const T* P = att.ptr<T>() + off[7];
+        const int64_t at = h * Tq * Tk;  // the head's first index in dropout's order
         const T* pk = k.ptr<T>() + off[5];
         const T* pv = v.ptr<T>() + off[6];
         T* const own = partials.data() + (h * (G - 1) + g - 1) * part;
@@ -327,8 +385,20 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
           const int64_t i0 = b * block;
           const int64_t rows = std::min(block, Tq - i0);
           const auto [rect, vis] = keys_of(i0, i0 + rows, Tk, causal);
-          const T* Pb = P + i0 * Tk;
           const T* qb = q.ptr<T>() + off[4] + i0 * sq.r;
+          // The block's P [rows, vis] (rows ldp apart): in att, or formed again from lse as
+          // the forward formed it: S = q kᵀ (the rectangle, then the diagonal block).
+          const T* Pb = saved.ptr<T>() + off[7] + i0 * (lse_only ? lse_step : Tk);
+          int64_t ldp = Tk;
+          if (lse_only) {
+            T* F = formed.data();
+            gemm<T>(rows, rect, hs, qb, sq.r, sq.c, pk, sk.c, sk.r, F, ld);
+            gemm<T>(rows, vis - rect, hs, qb, sq.r, sq.c, pk + rect * sk.r, sk.c, sk.r, F + rect,
+                    ld, lower_c);
+            weights_from_lse(F, ld, Pb, lse_step, i0, rows, Tk, vis, causal, s);
+            Pb = F;
+            ldp = ld;
+          }
           const T* db = dout.ptr<T>() + off[3] + i0 * sd.r;
           T* dqb = dq.ptr<T>() + off[0] + i0 * ldq;
           T* dSb = dS.data();
@@ -336,8 +406,8 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
           // 4 KiB apart are first copied to the padded scratch: the GEMM reads that where it
           // lies, and would otherwise pack Pᵀ column by column from rows that evict each
           // other in L1 (the backward 6 % faster at T = 1024).
-          const auto [W, ldw] = block_weights(D.data(), ld, Pb, Tk, off[7], i0, rows, Tk, vis,
-                                              causal, dropout_p, dropout_key, ld != Tk);
+          const auto [W, ldw] = block_weights(D.data(), ld, Pb, ldp, at, i0, rows, Tk, vis,
+                                              causal, dropout_p, dropout_key, copy_p);
           gemm<T>(rect, hv, rows, W, 1, ldw, db, sd.r, sd.c, dvh, ldv, Triangle::kNone, true);
           gemm<T>(vis - rect, hv, rows, W + rect, 1, ldw, db, sd.r, sd.c, dvh + rect * ldv, ldv,
                   upper_a, true);
@@ -349,7 +419,7 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
           if (dropout_p > 0)
             for (int64_t r = 0; r < rows; ++r)
               dropout_span<T>(dSb + r * ld, dSb + r * ld, visible(i0 + r, Tk, causal),
-                              uint64_t(off[7] + (i0 + r) * Tk), dropout_key, threshold,
+                              uint64_t(at + (i0 + r) * Tk), dropout_key, threshold,
                               keep_scale);
           // Rows in groups, each step for the whole group first (see softmax_rows).
           constexpr int64_t kGroup = 4;
@@ -358,7 +428,7 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
             T dot[kGroup];
             for (int64_t r = 0; r < g; ++r) {
               const T* d = dSb + (r0 + r) * ld;
-              const T* p = Pb + (r0 + r) * Tk;
+              const T* p = Pb + (r0 + r) * ldp;
               const int64_t n = visible(i0 + r0 + r, Tk, causal);
               T dr = 0;
 #pragma omp simd reduction(+ : dr)
@@ -367,7 +437,7 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
             }
             for (int64_t r = 0; r < g; ++r) {
               T* d = dSb + (r0 + r) * ld;
-              const T* p = Pb + (r0 + r) * Tk;
+              const T* p = Pb + (r0 + r) * ldp;
               // Causal: keys n <= j < vis are masked; their dS is 0, written here because
               // the products below read it and dP was not formed there.
               const int64_t n = visible(i0 + r0 + r, Tk, causal);

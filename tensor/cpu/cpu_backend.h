@@ -90,6 +90,7 @@ class CpuBackend final : public Backend {
                           const KTensor& v, const KTensor& att, double scale,
                           bool causal, double dropout_p, uint64_t dropout_key) override;
   void dropout(const KTensor& out, const KTensor& in, double p, uint64_t key) override;
+  bool attention_recomputes(double weight_bytes) const override;
   bool fused_dropout() const override { return true; }
   bool fused_routed_sum() const override { return true; }
   void routed_sum(const KTensor& out, const KTensor& w, const std::vector<KTensor>& src) override;

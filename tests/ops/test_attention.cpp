@@ -6,6 +6,7 @@
 #include <string>
 
 #include "autograd/node.h"
+#include "tensor/backend.h"
 #include "helpers.h"
 
 using namespace attic;
@@ -122,9 +123,11 @@ TEST_CASE("scaled_dot_product_attention rejects mismatched shapes", "[ops][atten
 }
 
 TEST_CASE("packed attention equals attention on the split views, values and gradient", "[ops][attention]") {
-  // qkv [B, T, 3C] -> y [B, T, C]: the GPT's fused path against the unpacked op.
+  // qkv [B, T, 3C] -> y [B, T, C]: the GPT's fused path against the unpacked op. At T = 600
+  // the weights take 16.5 MiB, and the CPU kernel saves only each row's log-sum-exp.
   manual_seed(14);
-  const int64_t B = 2, T = 5, NH = 3, hs = 4, C = NH * hs;
+  const int64_t B = 2, NH = 3, hs = 4, C = NH * hs;
+  for (const int64_t T : {5, 600})
   for (const bool causal : {true, false}) {
     const Tensor qkv = randn({B, T, 3 * C}, kFloat64).requires_grad_();
     auto heads = [&](int64_t i) {
@@ -329,7 +332,10 @@ TEST_CASE("fused attention with dropout: the composed path's mask, and its gradi
   // The fused kernel and the composed ops (softmax, dropout, matmul) take one key from
   // equal generators, so they drop the same weights: equal outputs and equal gradients.
   // T = 6 is one block of the CPU kernel's query rows; at 512 a double row is 4 KiB, so the
-  // kernel forms the scores in a padded scratch, in blocks of 126 rows, the last partial.
+  // kernel forms the scores in a padded scratch, in blocks of 126 rows, the last partial,
+  // and the 4 heads' weights take 8 MiB, so it saves only each row's log-sum-exp and the
+  // backward forms the weights, and draws the mask, again.
+  REQUIRE(backend_for(Device::CPU).attention_recomputes(4.0 * 512 * 512 * 8));
   for (const int64_t T : {6, 512}) {
   auto heads = [T](const Tensor& t) { return t.reshape({2, T, 2, 3}).transpose(1, 2); };
   const Tensor x = leaf64({3, 2, T, 6});

@@ -116,6 +116,44 @@ void check_against_naive(const Dims& d, bool causal, double tol) {
   CHECK(rel_err(dq, r_dq) < tol);
   CHECK(rel_err(dk, r_dk) < tol);
   CHECK(rel_err(dv, r_dv) < tol);
+
+  // The same with only each row's log-sum-exp saved, att [H, Tq] (Backend::attention): the
+  // backward forms P again from it. lse_i = log Σ_{visible j} e^(scale q_i·k_j), worked out
+  // here in long double.
+  std::vector<T> lse(size_t(H * Tq), nan), r_lse(lse.size());
+  for (int64_t h = 0; h < H; ++h)
+    for (int64_t i = 0; i < Tq; ++i) {
+      const int64_t n = causal ? std::min(i + 1, Tk) : Tk;
+      std::vector<long double> x(static_cast<size_t>(n));
+      for (int64_t j = 0; j < n; ++j) {
+        long double dot = 0;
+        for (int64_t c = 0; c < hs; ++c)
+          dot += (long double)q[size_t((h * Tq + i) * hs + c)] * k[size_t((h * Tk + j) * hs + c)];
+        x[size_t(j)] = dot * scale;
+      }
+      const long double m = *std::max_element(x.begin(), x.end());
+      long double sum = 0;
+      for (const long double e : x) sum += std::exp(e - m);
+      r_lse[size_t(h * Tq + i)] = T(m + std::log(sum));
+    }
+  KTensor lse_t = kt(lse, H, Tq, 1);
+  lse_t.shape.pop_back();
+  lse_t.strides.pop_back();
+  std::fill(out.begin(), out.end(), nan);
+  std::fill(dq.begin(), dq.end(), nan);
+  std::fill(dk.begin(), dk.end(), nan);
+  std::fill(dv.begin(), dv.end(), nan);
+  be.attention(kt(out, H, Tq, hv), lse_t, kt(q, H, Tq, hs), kt(k, H, Tk, hs), kt(v, H, Tk, hv),
+               scale, causal, 0.0, 0);
+  be.attention_backward(kt(dq, H, Tq, hs), kt(dk, H, Tk, hs), kt(dv, H, Tk, hv),
+                        kt(dout, H, Tq, hv), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
+                        kt(v, H, Tk, hv), lse_t, scale, causal, 0.0, 0);
+  INFO("att: log-sum-exp only");
+  CHECK(rel_err(lse, r_lse) < tol);
+  CHECK(rel_err(out, r_out) < tol);
+  CHECK(rel_err(dq, r_dq) < tol);
+  CHECK(rel_err(dk, r_dk) < tol);
+  CHECK(rel_err(dv, r_dv) < tol);
 }
 
 }  // namespace
@@ -193,4 +231,57 @@ TEST_CASE("fused CPU attention with no queries: dk and dv are zeros", "[cpu][att
                         false, 0.0, 0);
   CHECK(dk == std::vector<float>(dk.size(), 0.0f));
   CHECK(dv == std::vector<float>(dv.size(), 0.0f));
+}
+
+TEST_CASE("fused CPU attention saving only the log-sum-exp: dropout's mask as with the weights, the same bits at 1, 2 and 3 threads",
+          "[cpu][attention]") {
+  // With dropout the backward draws the mask again over the P it forms from lse, so the
+  // gradients must agree with those from saved weights (to rounding: P is formed twice).
+  // Blocks and groups depend on the shapes only, so the thread count changes no bit.
+  Backend& be = backend_for(Device::CPU);
+  const int saved = num_threads();
+  const std::vector<Dims> shapes = {{1, 4100, 128, 16, 16}, {3, 1100, 300, 8, 4}};
+  for (const Dims& d : shapes)
+    for (const bool causal : {false, true}) {
+      const int64_t H = d.H, Tq = d.Tq, Tk = d.Tk, hs = d.hs, hv = d.hv;
+      std::mt19937 rng(uint32_t(Tq + Tk + causal));
+      std::vector<float> q = uniform<float>(size_t(H * Tq * hs), rng, 2.0);
+      std::vector<float> k = uniform<float>(size_t(H * Tk * hs), rng, 2.0);
+      std::vector<float> v = uniform<float>(size_t(H * Tk * hv), rng);
+      std::vector<float> dout = uniform<float>(size_t(H * Tq * hv), rng);
+      struct Run {
+        std::vector<float> out, dq, dk, dv;
+      };
+      // runs[0]: the weights saved, 1 thread; runs[1..3]: lse saved, 1, 2 and 3 threads
+      std::vector<Run> runs;
+      for (int t : {0, 1, 2, 3}) {
+        set_num_threads(std::max(t, 1));
+        Run r{std::vector<float>(dout.size()), std::vector<float>(q.size()),
+              std::vector<float>(k.size()), std::vector<float>(v.size())};
+        std::vector<float> att(size_t(H * Tq * (t == 0 ? Tk : 1)));
+        KTensor a = kt(att, H, Tq, t == 0 ? Tk : 1);
+        if (t > 0) {  // [H, Tq]
+          a.shape.pop_back();
+          a.strides.pop_back();
+        }
+        be.attention(kt(r.out, H, Tq, hv), a, kt(q, H, Tq, hs), kt(k, H, Tk, hs),
+                     kt(v, H, Tk, hv), 0.25, causal, 0.3, 99);
+        be.attention_backward(kt(r.dq, H, Tq, hs), kt(r.dk, H, Tk, hs), kt(r.dv, H, Tk, hv),
+                              kt(dout, H, Tq, hv), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
+                              kt(v, H, Tk, hv), a, 0.25, causal, 0.3, 99);
+        runs.push_back(std::move(r));
+      }
+      INFO("H " << H << " Tq " << Tq << " Tk " << Tk << (causal ? " causal" : ""));
+      CHECK(runs[1].out == runs[0].out);  // the forward is the same arithmetic either way
+      CHECK(rel_err(runs[1].dq, runs[0].dq) < 2e-5);
+      CHECK(rel_err(runs[1].dk, runs[0].dk) < 2e-5);
+      CHECK(rel_err(runs[1].dv, runs[0].dv) < 2e-5);
+      for (size_t t = 2; t < runs.size(); ++t) {
+        CHECK(runs[t].out == runs[1].out);
+        CHECK(runs[t].dq == runs[1].dq);
+        CHECK(runs[t].dk == runs[1].dk);
+        CHECK(runs[t].dv == runs[1].dv);
+      }
+    }
+  set_num_threads(saved);
 }
