@@ -157,33 +157,42 @@ int64_t scratch_pitch(int64_t n) {
   return (n * int64_t(sizeof(T))) % 4096 == 0 ? n + 64 / int64_t(sizeof(T)) : n;
 }
 
-// P = softmax over the visible keys of rows [i0, i0 + rows), in place in S (rows lds
-// apart; S holds q kᵀ for keys j < visible(i), anything elsewhere), times the scale s
-// first. Columns past the visible keys, up to `width`, are written as exact zeros: the
-// products that read P need them there. lse (unless null; rows lse_step apart) receives
-// each row's log Σ_j e^(s S_ij), from which weights_from_lse rebuilds the row.
+// P = softmax over the visible keys of rows [i0, i0 + rows) of s S, in place in S (rows lds
+// apart; S holds q kᵀ for keys j < visible(i), anything elsewhere). Columns past the visible
+// keys, up to `width`, are written as exact zeros: the products that read P need them there.
+// lse (unless null; rows lse_step apart) receives each row's log Σ_j e^(s S_ij), from which
+// weights_from_lse rebuilds the row. With inv (not null) the rows are left unnormalized,
+// e^(s S_ij - max_j s S_ij), and inv[r] receives 1 / their sum: the caller scales what it
+// makes of them (out = inv ⊙ (E v), the copy to att) rather than the scores in a pass of
+// their own.
 template <class T>
 void softmax_rows(T* S, int64_t lds, int64_t i0, int64_t rows, int64_t Tk, bool causal, T s,
-                  int64_t width, T* lse, int64_t lse_step) {
+                  int64_t width, T* lse, int64_t lse_step, T* inv) {
   // Max subtracted (see softmax.cpp). Keys j < n are visible. The loops run to nv, n
   // rounded up to whole vectors of 16 (not past Tk), with the masked lanes set to -inf (so
   // e^(-inf - m) = 0 exactly): a short causal row then costs one or two vector steps, not a
   // scalar tail of up to 15.
+  // The scale needs no pass of its own either: for s > 0, max_j s x_j = s max_j x_j, and a
+  // masked lane's s · -inf stays -inf, so the exponent is one FMA, s x_j - s max x. Any other
+  // s (0, or negative: a caller's choice, never the default 1/√hs) scales the row first.
   // Each row is a chain of dependent steps (max, then e^x and its sum, then 1 / sum), each
   // ending in a horizontal reduction; rows go in groups of kGroup, every step done for the
   // whole group before the next, so that the chains of different rows overlap in the CPU
   // instead of one waiting on the next (2x faster at T = 64).
+  const bool folded = s > 0;
+  const T f = folded ? s : T(1);  // the factor the exponent applies
   constexpr int64_t kGroup = 4;
   for (int64_t r0 = 0; r0 < rows; r0 += kGroup) {
     const int64_t g = std::min(kGroup, rows - r0);
     int64_t n[kGroup], nv[kGroup];
-    T m[kGroup], inv[kGroup];
+    T m[kGroup], rsum[kGroup];
     for (int64_t r = 0; r < g; ++r) {
       T* row = S + (r0 + r) * lds;
       n[r] = visible(i0 + r0 + r, Tk, causal);
       nv[r] = std::min(Tk, (n[r] + 15) / 16 * 16);
       // Scale, and mask, in loops of their own: a condition inside would keep them scalar.
-      for (int64_t j = 0; j < n[r]; ++j) row[j] *= s;
+      if (!folded)
+        for (int64_t j = 0; j < n[r]; ++j) row[j] *= s;
       for (int64_t j = n[r]; j < nv[r]; ++j) row[j] = T(-INFINITY);
       T mr = -INFINITY;
       // (the ternary vectorizes where std::max does not, with GCC: see tensor/cpu/softmax.cpp)
@@ -191,7 +200,7 @@ void softmax_rows(T* S, int64_t lds, int64_t i0, int64_t rows, int64_t Tk, bool 
 #pragma omp simd reduction(max : mr)
 #endif
       for (int64_t j = 0; j < nv[r]; ++j) mr = mr > row[j] ? mr : row[j];
-      m[r] = mr;
+      m[r] = f * mr;
     }
     for (int64_t r = 0; r < g; ++r) {
       T* row = S + (r0 + r) * lds;
@@ -199,16 +208,20 @@ void softmax_rows(T* S, int64_t lds, int64_t i0, int64_t rows, int64_t Tk, bool 
       T sum = 0;
 #pragma omp simd reduction(+ : sum)
       for (int64_t j = 0; j < nv[r]; ++j) {
-        const T e = vexp_nonpos(row[j] - mr);  // <= 0: mr is the row's max
+        // <= 0 (but for the rounding of f x - mr at the maximum): mr is the row's max
+        const T e = vexp_nonpos(f * row[j] - mr);
         row[j] = e;
         sum += e;
       }
-      inv[r] = T(1) / sum;
+      rsum[r] = T(1) / sum;
       if (lse != nullptr) lse[(r0 + r) * lse_step] = mr + std::log(sum);
     }
     for (int64_t r = 0; r < g; ++r) {
       T* row = S + (r0 + r) * lds;
-      for (int64_t j = 0; j < nv[r]; ++j) row[j] *= inv[r];
+      if (inv != nullptr)
+        inv[r0 + r] = rsum[r];
+      else
+        for (int64_t j = 0; j < nv[r]; ++j) row[j] *= rsum[r];
       for (int64_t j = nv[r]; j < width; ++j) row[j] = T(0);
     }
   }
@@ -253,7 +266,7 @@ bool CpuBackend::attention_recomputes(double weight_bytes) const {
 //   out = dropout(P) v  (dropout_p = 0: out = P v).
 // In blocks of query rows (block_rows), each a work item of its own. A block's scores
 // are formed where P goes in att, or, when att's rows lie 4 KiB apart (see scratch_pitch)
-// or att is lse, in a padded scratch (copied to att at the end, unless att is lse). Causal
+// or att is lse, in a padded scratch (normalized into att at the end, unless att is lse). Causal
 // rows only visit j ≤ i: the masked entries of P in the block's diagonal block are written
 // as exact zeros, for the products with v (here) and dout (backward) to read; those right
 // of it, which nothing reads, are not written: their zeros were half of att's bytes written
@@ -285,6 +298,7 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
       const int64_t rows_max = std::min(block, Tq);
       Scratch<T> S(*this, in_att ? 0 : size_t(rows_max * ld));
       Scratch<T> D(*this, dropout_p > 0 ? size_t(rows_max * ld) : 0);
+      std::vector<T> inv(in_att ? 0 : size_t(rows_max));  // 1 / each row's sum of e^x
       for (int64_t w = w0; w < w1; ++w) {
         const auto& off = heads[size_t(w / nb)];
         const int64_t at = (w / nb) * Tq * Tk;  // the head's first index in dropout's order
@@ -303,8 +317,11 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
         gemm<T>(rows, rect, hs, qb, sq.r, sq.c, pk, sk.c, sk.r, Sb, lds);
         gemm<T>(rows, vis - rect, hs, qb, sq.r, sq.c, pk + rect * sk.r, sk.c, sk.r, Sb + rect,
                 lds, lower_c);
+        // In the scratch the weights stay unnormalized (E), and out and att are scaled
+        // instead: out = P v = inv ⊙ (E v).
         softmax_rows(Sb, lds, i0, rows, Tk, causal, s, vis,
-                     lse_only ? saved.ptr<T>() + off[1] + i0 * lse_step : nullptr, lse_step);
+                     lse_only ? saved.ptr<T>() + off[1] + i0 * lse_step : nullptr, lse_step,
+                     in_att ? nullptr : inv.data());
         // out = P v (or D v) over the visible keys; the diagonal block's P is zero above
         // its diagonal, so row i sums j <= i only.
         const auto [W, ldw] = block_weights(D.data(), ld, Sb, lds, at, i0, rows, Tk, vis,
@@ -312,9 +329,19 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
         gemm<T>(rows, hv, rect, W, ldw, 1, pv, sv.r, sv.c, ob, so.r);
         gemm<T>(rows, hv, vis - rect, W + rect, ldw, 1, pv + rect * sv.r, sv.r, sv.c, ob, so.r,
                 lower_a, /*accumulate=*/true);
-        if (!in_att && !lse_only)
-          for (int64_t r = 0; r < rows; ++r)
-            std::copy(Sb + r * ld, Sb + r * ld + vis, P + (i0 + r) * Tk);
+        if (!in_att) {
+          for (int64_t r = 0; r < rows; ++r) {
+            T* o = ob + r * so.r;
+            for (int64_t c = 0; c < hv; ++c) o[c] *= inv[size_t(r)];
+          }
+          if (!lse_only)
+            for (int64_t r = 0; r < rows; ++r) {
+              const T* e = Sb + r * ld;
+              T* p = P + (i0 + r) * Tk;
+              const T ir = inv[size_t(r)];
+              for (int64_t j = 0; j < vis; ++j) p[j] = e[j] * ir;
+            }
+        }
       }
     });
   });

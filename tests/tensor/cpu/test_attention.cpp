@@ -236,7 +236,8 @@ TEST_CASE("fused CPU attention with no queries: dk and dv are zeros", "[cpu][att
 TEST_CASE("fused CPU attention saving only the log-sum-exp: dropout's mask as with the weights, the same bits at 1, 2 and 3 threads",
           "[cpu][attention]") {
   // With dropout the backward draws the mask again over the P it forms from lse, so the
-  // gradients must agree with those from saved weights (to rounding: P is formed twice).
+  // output and gradients must agree with those from saved weights (to rounding: P is formed
+  // twice).
   // Blocks and groups depend on the shapes only, so the thread count changes no bit.
   Backend& be = backend_for(Device::CPU);
   const int saved = num_threads();
@@ -272,7 +273,9 @@ TEST_CASE("fused CPU attention saving only the log-sum-exp: dropout's mask as wi
         runs.push_back(std::move(r));
       }
       INFO("H " << H << " Tq " << Tq << " Tk " << Tk << (causal ? " causal" : ""));
-      CHECK(runs[1].out == runs[0].out);  // the forward is the same arithmetic either way
+      // (att in its own rows normalizes P in place; lse leaves the scratch's rows unnormalized
+      // and scales out: the same to rounding)
+      CHECK(rel_err(runs[1].out, runs[0].out) < 2e-5);
       CHECK(rel_err(runs[1].dq, runs[0].dq) < 2e-5);
       CHECK(rel_err(runs[1].dk, runs[0].dk) < 2e-5);
       CHECK(rel_err(runs[1].dv, runs[0].dv) < 2e-5);
