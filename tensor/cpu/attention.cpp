@@ -106,6 +106,19 @@ Keys keys_of(int64_t i0, int64_t i1, int64_t Tk, bool causal) {
 // Keys row i sees: j < visible(i).
 int64_t visible(int64_t i, int64_t Tk, bool causal) { return causal ? std::min(i + 1, Tk) : Tk; }
 
+// S [rows, vis] (rows lds apart) = q kᵀ for a block of query rows whose keys are
+// keys_of(...) = {rect, vis}: q [rows, hs] (strides sq) and k [vis, hs] (strides sk; kᵀ is k
+// read with its strides swapped). The rectangle of keys [0, rect), then the diagonal block
+// [rect, vis), a lower triangle when causal (tiles wholly above it are skipped). The forward
+// forms its scores so, and the backward forms them again where only lse was saved.
+template <class T>
+void block_scores(const T* qb, RC sq, const T* pk, RC sk, int64_t rows, int64_t hs, Keys keys,
+                  bool causal, T* S, int64_t lds) {
+  gemm<T>(rows, keys.rect, hs, qb, sq.r, sq.c, pk, sk.c, sk.r, S, lds);
+  gemm<T>(rows, keys.vis - keys.rect, hs, qb, sq.r, sq.c, pk + keys.rect * sk.r, sk.c, sk.r,
+          S + keys.rect, lds, causal ? Triangle::kLowerC : Triangle::kNone);
+}
+
 // D = dropout(P) for query rows [i0, i0 + rows) of one head: P's rows ldp apart, D's ldd apart,
 // both from the block's first row; columns up to vis are written. P starts at element `at`
 // of the contiguous att [*, Tq, Tk], and (i, j) is masked as att's element at + i Tk + j:
@@ -289,7 +302,6 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
     const int64_t ld = scratch_pitch<T>(Tk);
     const bool in_att = ld == Tk && !lse_only;  // scores formed in att itself
     const int64_t block = block_rows<T>(ld);
-    const Triangle lower_c = causal ? Triangle::kLowerC : Triangle::kNone;
     const Triangle lower_a = causal ? Triangle::kLowerA : Triangle::kNone;
     // Work items are (head, block) pairs: blocks write disjoint rows of out and att, so one
     // head's blocks can go to different threads (a Linformer head is a call of its own).
@@ -307,16 +319,13 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
         const T* pv = v.ptr<T>() + off[4];
         const int64_t i0 = block_in_order(w % nb, nb) * block;
         const int64_t rows = std::min(block, Tq - i0);
-        const auto [rect, vis] = keys_of(i0, i0 + rows, Tk, causal);
+        const Keys keys = keys_of(i0, i0 + rows, Tk, causal);
+        const auto [rect, vis] = keys;
         const T* qb = q.ptr<T>() + off[2] + i0 * sq.r;
         T* ob = out.ptr<T>() + off[0] + i0 * so.r;
         T* Sb = in_att ? P + i0 * Tk : S.data();
         const int64_t lds = in_att ? Tk : ld;
-        // S = q kᵀ (kᵀ is k read with its strides swapped): the rectangle, then the
-        // diagonal block's lower triangle (tiles wholly above it are skipped).
-        gemm<T>(rows, rect, hs, qb, sq.r, sq.c, pk, sk.c, sk.r, Sb, lds);
-        gemm<T>(rows, vis - rect, hs, qb, sq.r, sq.c, pk + rect * sk.r, sk.c, sk.r, Sb + rect,
-                lds, lower_c);
+        block_scores(qb, sq, pk, sk, rows, hs, keys, causal, Sb, lds);  // S = q kᵀ
         // In the scratch the weights stay unnormalized (E), and out and att are scaled
         // instead: out = P v = inv ⊙ (E v).
         softmax_rows(Sb, lds, i0, rows, Tk, causal, s, vis,
@@ -411,20 +420,17 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
         for (int64_t b = g; b < nb; b += G) {
           const int64_t i0 = b * block;
           const int64_t rows = std::min(block, Tq - i0);
-          const auto [rect, vis] = keys_of(i0, i0 + rows, Tk, causal);
+          const Keys keys = keys_of(i0, i0 + rows, Tk, causal);
+          const auto [rect, vis] = keys;
           const T* qb = q.ptr<T>() + off[4] + i0 * sq.r;
           // The block's P [rows, vis] (rows ldp apart): in att, or formed again from lse as
-          // the forward formed it: S = q kᵀ (the rectangle, then the diagonal block).
-          const T* Pb = saved.ptr<T>() + off[7] + i0 * (lse_only ? lse_step : Tk);
-          int64_t ldp = Tk;
+          // the forward formed it.
+          const T* Pb = lse_only ? formed.data() : saved.ptr<T>() + off[7] + i0 * Tk;
+          const int64_t ldp = lse_only ? ld : Tk;
           if (lse_only) {
-            T* F = formed.data();
-            gemm<T>(rows, rect, hs, qb, sq.r, sq.c, pk, sk.c, sk.r, F, ld);
-            gemm<T>(rows, vis - rect, hs, qb, sq.r, sq.c, pk + rect * sk.r, sk.c, sk.r, F + rect,
-                    ld, lower_c);
-            weights_from_lse(F, ld, Pb, lse_step, i0, rows, Tk, vis, causal, s);
-            Pb = F;
-            ldp = ld;
+            block_scores(qb, sq, pk, sk, rows, hs, keys, causal, formed.data(), ld);
+            weights_from_lse(formed.data(), ld, saved.ptr<T>() + off[7] + i0 * lse_step, lse_step,
+                             i0, rows, Tk, vis, causal, s);
           }
           const T* db = dout.ptr<T>() + off[3] + i0 * sd.r;
           T* dqb = dq.ptr<T>() + off[0] + i0 * ldq;
