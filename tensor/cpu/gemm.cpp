@@ -255,13 +255,15 @@ ABlock<T> a_packed(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa,
 
 // A [mc, kc] read in place (reads_a_in_place): the micro-kernel reads A with its own row
 // (or column) stride, and skips packing. Only the last, partial strip needs care, because
-// its missing rows must read as zeros: when the block has MR rows, the strip is shifted up
-// instead, to end at the block's last row; it then reads only rows of A that exist, and
-// writes only its own. Otherwise (mc < MR) it is packed into Ap.
+// its missing rows must read as zeros: when the block has MR rows, or A has rows above the
+// block (rows_above: a later block of the same product), the strip is shifted up instead,
+// to end at the block's last row; it then reads only rows of A that exist, and writes only
+// its own. Otherwise (mc < MR, the first block) it is packed into Ap.
 template <class T, bool RowsA>
-ABlock<T> a_in_place(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap) {
+ABlock<T> a_in_place(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap,
+                     bool rows_above) {
   constexpr int MR = Blocking<T>::MR;
-  const bool shift = mc >= MR;
+  const bool shift = mc >= MR || rows_above;
   const int64_t full = mc / MR * MR;
   if (mc % MR && !shift) {
     const T* rest = A + full * rsa;
@@ -318,23 +320,34 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
   // a row-major strip's footprint in L1 beside the B strip; a shorter KC keeps both in L1
   // (192: 5 % faster on the 512 x 128 x 768 dW, the same elsewhere; 128 loses on C's extra
   // passes).
-  const int64_t KC = (!RowsA && direct) ? Bk::KC_kmajor : Bk::KC;
+  // A row-major A in place with K over one KC takes the longer KC of Blocking (its KC
+  // blocks of equal size: K = 1024 as 512 + 512, not 768 + 256), the narrower panel and
+  // the smaller L2 budget. (Not below MR rows, where the one partial strip is packed at
+  // kPitch, for KC.)
+  const bool rows_in_place = RowsA && direct && M >= Bk::MR && K > Bk::KC;
+  const int64_t k_blocks = (K + Bk::KC_rows_in_place - 1) / Bk::KC_rows_in_place;
+  const int64_t KC = rows_in_place ? (K + k_blocks - 1) / k_blocks
+                     : (!RowsA && direct) ? Bk::KC_kmajor
+                                          : Bk::KC;
+  const int64_t NC = rows_in_place ? Bk::NC_rows_in_place : Bk::NC;
   const int64_t kc_max = std::min(KC, K);
   // Elements per packed A strip.
   const int64_t strip = Bk::MR * (RowsA ? kPitch<T> : kc_max);
   // The A block shares L2 with the C rows it writes: it is swept once per B strip, and C's
   // rows written in between evict it. So MC rows of A and of C together are held to
   // 512 KiB (256 KiB to 1 MiB measured; 512 KiB best): 5-8 % faster at N = 384 and 512,
-  // and 8 % at 1024³, than the fixed MC alone.
-  const int64_t mc_fit = (512 * 1024) / (int64_t(sizeof(T)) * (kc_max + std::min(Bk::NC, N)));
+  // and 8 % at 1024³, than the fixed MC alone. With A in place, beside a B panel of
+  // 1.5 MiB: 256 KiB.
+  const int64_t l2_budget = (rows_in_place ? 256 : 512) * 1024;
+  const int64_t mc_fit = l2_budget / (int64_t(sizeof(T)) * (kc_max + std::min(NC, N)));
   const int64_t MC = std::min(Bk::MC, std::max<int64_t>(Bk::MR, mc_fit / Bk::MR * Bk::MR));
   T* Ap = static_cast<T*>(
       t_pack_a.get(sizeof(T) * size_t(round_up(std::min(MC, M), Bk::MR) / Bk::MR * strip)));
   T* Bp = static_cast<T*>(
-      t_pack_b.get(sizeof(T) * size_t(kc_max * round_up(std::min(Bk::NC, N), Bk::NR))));
+      t_pack_b.get(sizeof(T) * size_t(kc_max * round_up(std::min(NC, N), Bk::NR))));
 
-  for (int64_t jc = 0; jc < N; jc += Bk::NC) {
-    const int64_t nc = std::min(Bk::NC, N - jc);
+  for (int64_t jc = 0; jc < N; jc += NC) {
+    const int64_t nc = std::min(NC, N - jc);
     for (int64_t pc = 0; pc < K; pc += KC) {
       const int64_t kc = std::min(KC, K - pc);
       const BPanel<T> bp = direct_b ? b_in_place(B + pc * rsb + jc, rsb)
@@ -342,7 +355,7 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
       for (int64_t ic = 0; ic < M; ic += MC) {
         const int64_t mc = std::min(MC, M - ic);
         const T* a_block = A + ic * rsa + pc * csa;
-        const ABlock<T> ab = direct ? a_in_place<T, RowsA>(mc, kc, a_block, rsa, csa, Ap)
+        const ABlock<T> ab = direct ? a_in_place<T, RowsA>(mc, kc, a_block, rsa, csa, Ap, ic > 0)
                                     : a_packed<T, RowsA>(mc, kc, a_block, rsa, csa, Ap);
         for (int64_t jr = 0; jr < nc; jr += Bk::NR)
           for (int64_t ir = 0; ir < mc; ir += Bk::MR) {

@@ -20,10 +20,14 @@ struct Dims {
 // Covers: 1x1x1; primes; vectors (M = 1, N = 1); just under and over the small-problem cutoff
 // (32^3); edges in M and N at once (257x129x65); more rows than one MC block (1400); more
 // columns than one NC block (4100); K over several KC blocks (384, 700); a GPT shape
-// (768x128x384); few rows and many columns (the column-split path).
+// (768x128x384); few rows and many columns (the column-split path); a row-major A read in
+// place with K over two of its longer KC blocks (1000 = 500 + 500), more columns than its
+// narrower B panel (530), and a last block of A shorter than one strip (61 = 56 + 5 rows in
+// float, 47 = 42 + 5 in double), read shifted up into the block above.
 const std::vector<Dims> kShapes = {
     {1, 1, 1},   {7, 13, 5},    {1, 1000, 1}, {31, 32, 33},   {33, 33, 33},  {257, 129, 65},
     {1, 700, 300}, {300, 1, 700}, {20, 4100, 30}, {1400, 40, 20}, {768, 128, 384}, {5, 600, 97},
+    {61, 530, 1000}, {47, 530, 1000},
 };
 
 // How A or B lies in memory.
