@@ -4,9 +4,14 @@
 // backward a multiply, a multiply and a reduction for each source (routed_sum.h holds the
 // plain loops). Here one pass reads every source once: forward, each row of hs is summed over
 // the sources in registers; backward, each row of g is read once for all L products w · g and
-// all L dot products g · src_l. The work is split by (b, h) pairs. dw's sums are kept per
-// pair in double and added over b in order afterwards, so they do not depend on the
-// thread count.
+// all L dot products g · src_l.
+// The work is split into blocks of kTBlock positions t of one b, and within a block the rows
+// go in (t, h) order: in route's packed layout ([B, T, 3C], heads side by side) one t's
+// heads are then one run of memory, where (b, h) pairs with t inside jumped 3C floats from
+// row to row (the GPT's route step at C = 128, 1 thread, perf samples: the backward 1.56
+// -> 1.34 ms a step, the forward 0.71 -> 0.63 ms).
+// dw's sums are kept per (b, block, h) in double, each in t order, and added in order
+// afterwards, so they do not depend on the thread count.
 #include <algorithm>
 #include <vector>
 
@@ -18,26 +23,36 @@ namespace attic::cpu {
 
 namespace {
 
-// The pairs (b, h) of [B, NH, T, hs] a thread takes at once: about 16K elements of each
-// operand, or waking a thread costs more than the work.
-int64_t pair_grain(int64_t Tn, int64_t hs) {
-  return std::max<int64_t>(1, 16384 / std::max<int64_t>(1, Tn * hs));
-}
+// Positions t of one block: a fixed size, so that dw's partial sums, one per block, do not
+// depend on how the blocks are split between threads.
+constexpr int64_t kTBlock = 16;
 
-// Element (b, h, t, 0) of a [B, NH, T, hs] operand with strides s.
-inline int64_t row_offset(const std::vector<int64_t>& s, int64_t b, int64_t h, int64_t t) {
-  return b * s[0] + h * s[1] + t * s[2];
-}
-
-// Calls row(p, b, h, t) for every row (b, h, t) of [B, NH, T, hs], p = b·NH + h, the pairs
-// (b, h) split between threads.
+// Calls row(b, h, t, k) for every row (b, h, t) of [B, NH, T, hs], in blocks of kTBlock
+// positions of one b (k: the block's index, b · blocks + t / kTBlock), each block's rows in
+// (t, h) order, the blocks split between threads about 16K elements at a time.
 template <class Row>
 void for_each_row(int64_t B, int64_t NH, int64_t Tn, int64_t hs, const Row& row) {
-  parallel_for(0, B * NH, pair_grain(Tn, hs), [&](int64_t p0, int64_t p1) {
-    for (int64_t p = p0; p < p1; ++p)
-      for (int64_t t = 0; t < Tn; ++t) row(p, p / NH, p % NH, t);
+  const int64_t blocks = (Tn + kTBlock - 1) / kTBlock;
+  const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, kTBlock * NH * hs));
+  parallel_for(0, B * blocks, grain, [&](int64_t k0, int64_t k1) {
+    for (int64_t k = k0; k < k1; ++k) {
+      const int64_t b = k / blocks, t0 = k % blocks * kTBlock;
+      for (int64_t t = t0; t < std::min(Tn, t0 + kTBlock); ++t)
+        for (int64_t h = 0; h < NH; ++h) row(b, h, t, k);
+    }
   });
 }
+
+// A [B, NH, T, hs] operand as raw pointer and strides, read once outside the row loops.
+template <class T>
+struct Rows {
+  T* p;
+  int64_t sb, sh, st, si;
+  explicit Rows(const KTensor& k)
+      : p(static_cast<T*>(k.data)), sb(k.strides[0]), sh(k.strides[1]), st(k.strides[2]),
+        si(k.strides[3]) {}
+  T* at(int64_t b, int64_t h, int64_t t) const { return p + b * sb + h * sh + t * st; }
+};
 
 }  // namespace
 
@@ -50,21 +65,24 @@ void CpuBackend::routed_sum(const KTensor& out, const KTensor& w, const std::vec
               str(out.strides));
   dispatch_floating(out.dtype, [&](auto z) {
     using T = decltype(z);
-    for_each_row(B, NH, Tn, hs, [&](int64_t, int64_t b, int64_t h, int64_t t) {
-      T* o = out.ptr<T>() + row_offset(out.strides, b, h, t);
+    const Rows<T> o_rows(out);
+    std::vector<Rows<const T>> s_rows;
+    for (const KTensor& s : src) s_rows.emplace_back(s);
+    const T* pw = w.ptr<T>();
+    for_each_row(B, NH, Tn, hs, [&](int64_t b, int64_t h, int64_t t, int64_t) {
+      T* o = o_rows.at(b, h, t);
       for (int64_t l = 0; l < L; ++l) {
-        const KTensor& s = src[size_t(l)];
-        const T* x = s.ptr<T>() + row_offset(s.strides, b, h, t);
-        const T wl = w.ptr<T>()[l * NH + h];
-        const int64_t si = s.strides[3];
-        if (l == 0 && si == 1) {
+        const Rows<const T>& s = s_rows[size_t(l)];
+        const T* x = s.at(b, h, t);
+        const T wl = pw[l * NH + h];
+        if (l == 0 && s.si == 1) {
 #pragma omp simd
           for (int64_t i = 0; i < hs; ++i) o[i] = wl * x[i];
-        } else if (si == 1) {
+        } else if (s.si == 1) {
 #pragma omp simd
           for (int64_t i = 0; i < hs; ++i) o[i] += wl * x[i];
         } else {
-          for (int64_t i = 0; i < hs; ++i) o[i] = (l == 0 ? T(0) : o[i]) + wl * x[i * si];
+          for (int64_t i = 0; i < hs; ++i) o[i] = (l == 0 ? T(0) : o[i]) + wl * x[i * s.si];
         }
       }
     });
@@ -80,20 +98,27 @@ void CpuBackend::routed_sum_backward(const std::vector<KTensor>& dsrc, const KTe
   for (const KTensor& d : dsrc)
     ATTIC_CHECK(d.strides[3] == 1, "routed_sum_backward: dsrc needs unit stride in hs, got "
                 "strides ", str(d.strides));
-  std::vector<double> partial(size_t(B * NH * L), 0.0);  // Σ_{t,i} g · src_l for pair (b, h)
+  const int64_t blocks = B * ((Tn + kTBlock - 1) / kTBlock);
+  // Σ_{t,i} g · src_l over block k's rows of head h, at [(k · NH + h) · L + l]
+  std::vector<double> partial(size_t(blocks * NH * L), 0.0);
   dispatch_floating(g.dtype, [&](auto z) {
     using T = decltype(z);
-    for_each_row(B, NH, Tn, hs, [&](int64_t p, int64_t b, int64_t h, int64_t t) {
-      const T* gr = g.ptr<T>() + row_offset(g.strides, b, h, t);
-      const int64_t sg = g.strides[3];
+    const Rows<const T> g_rows(g);
+    std::vector<Rows<const T>> s_rows;
+    std::vector<Rows<T>> d_rows;
+    for (const KTensor& s : src) s_rows.emplace_back(s);
+    for (const KTensor& d : dsrc) d_rows.emplace_back(d);
+    const T* pw = w.ptr<T>();
+    for_each_row(B, NH, Tn, hs, [&](int64_t b, int64_t h, int64_t t, int64_t k) {
+      const T* gr = g_rows.at(b, h, t);
+      const int64_t sg = g_rows.si;
       for (int64_t l = 0; l < L; ++l) {
-        const KTensor& s = src[size_t(l)];
-        const T* x = s.ptr<T>() + row_offset(s.strides, b, h, t);
-        T* d = dsrc[size_t(l)].ptr<T>() + row_offset(dsrc[size_t(l)].strides, b, h, t);
-        const T wl = w.ptr<T>()[l * NH + h];
-        const int64_t si = s.strides[3];
+        const Rows<const T>& s = s_rows[size_t(l)];
+        const T* x = s.at(b, h, t);
+        T* d = d_rows[size_t(l)].at(b, h, t);
+        const T wl = pw[l * NH + h];
         T dot = 0;  // one row's dot product in T, vectorized; the rows add up in double
-        if (sg == 1 && si == 1) {
+        if (sg == 1 && s.si == 1) {
 #pragma omp simd reduction(+ : dot)
           for (int64_t i = 0; i < hs; ++i) {
             d[i] = wl * gr[i];
@@ -102,16 +127,16 @@ void CpuBackend::routed_sum_backward(const std::vector<KTensor>& dsrc, const KTe
         } else {
           for (int64_t i = 0; i < hs; ++i) {
             d[i] = wl * gr[i * sg];
-            dot += gr[i * sg] * x[i * si];
+            dot += gr[i * sg] * x[i * s.si];
           }
         }
-        partial[size_t(p * L + l)] += double(dot);
+        partial[size_t((k * NH + h) * L + l)] += double(dot);
       }
     });
     for (int64_t l = 0; l < L; ++l)
       for (int64_t h = 0; h < NH; ++h) {
         double acc = 0;
-        for (int64_t b = 0; b < B; ++b) acc += partial[size_t((b * NH + h) * L + l)];
+        for (int64_t k = 0; k < blocks; ++k) acc += partial[size_t((k * NH + h) * L + l)];
         dw.ptr<T>()[l * NH + h] = T(acc);
       }
   });
