@@ -102,7 +102,7 @@ struct Blocking {
   // blocks above.
   static constexpr int64_t KC_rows_in_place = 768;
   static constexpr int64_t NC_rows_in_place =
-      (768 * 512 * 4) / (KC_rows_in_place * int64_t(sizeof(T))) / NR * NR;
+      (1536 * 1024) / (KC_rows_in_place * int64_t(sizeof(T))) / NR * NR;
 };
 
 // Packed A strips come in two layouts, so that packing is a unit-stride copy whichever way

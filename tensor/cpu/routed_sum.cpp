@@ -27,12 +27,15 @@ namespace {
 // depend on how the blocks are split between threads.
 constexpr int64_t kTBlock = 16;
 
+// The blocks of one b: T positions in blocks of kTBlock, the last one maybe shorter.
+int64_t t_blocks(int64_t Tn) { return (Tn + kTBlock - 1) / kTBlock; }
+
 // Calls row(b, h, t, k) for every row (b, h, t) of [B, NH, T, hs], in blocks of kTBlock
 // positions of one b (k: the block's index, b · blocks + t / kTBlock), each block's rows in
 // (t, h) order, the blocks split between threads about 16K elements at a time.
 template <class Row>
 void for_each_row(int64_t B, int64_t NH, int64_t Tn, int64_t hs, const Row& row) {
-  const int64_t blocks = (Tn + kTBlock - 1) / kTBlock;
+  const int64_t blocks = t_blocks(Tn);
   const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, kTBlock * NH * hs));
   parallel_for(0, B * blocks, grain, [&](int64_t k0, int64_t k1) {
     for (int64_t k = k0; k < k1; ++k) {
@@ -98,7 +101,7 @@ void CpuBackend::routed_sum_backward(const std::vector<KTensor>& dsrc, const KTe
   for (const KTensor& d : dsrc)
     ATTIC_CHECK(d.strides[3] == 1, "routed_sum_backward: dsrc needs unit stride in hs, got "
                 "strides ", str(d.strides));
-  const int64_t blocks = B * ((Tn + kTBlock - 1) / kTBlock);
+  const int64_t blocks = B * t_blocks(Tn);
   // Σ_{t,i} g · src_l over block k's rows of head h, at [(k · NH + h) · L + l]
   std::vector<double> partial(size_t(blocks * NH * L), 0.0);
   dispatch_floating(g.dtype, [&](auto z) {

@@ -23,7 +23,8 @@ struct Dims {
 // (768x128x384); few rows and many columns (the column-split path); a row-major A read in
 // place with K over two of its longer KC blocks (1000 = 500 + 500), more columns than its
 // narrower B panel (530), and in float a last block of A shorter than one strip (61 = 56 + 5
-// rows), read shifted up into the block above.
+// rows with AVX-512's 14-row strips, 60 + 1 with AVX2's 6), read shifted up into the block
+// above.
 const std::vector<Dims> kShapes = {
     {1, 1, 1},   {7, 13, 5},    {1, 1000, 1}, {31, 32, 33},   {33, 33, 33},  {257, 129, 65},
     {1, 700, 300}, {300, 1, 700}, {20, 4100, 30}, {1400, 40, 20}, {768, 128, 384}, {5, 600, 97},
