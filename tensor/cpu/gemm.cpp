@@ -89,10 +89,9 @@ struct Tile {
 // kAhead steps on (about 100 cycles of FMAs) are asked for before they are needed: the GPT's
 // dW products with rows 1.5 and 2 KiB apart (c_attn's, c_fc's) ran 8-14 % faster on an Intel
 // Xeon (family 6, model 167). A packed strip (a_step = MR) is read line after line.
-template <class T>
+template <class T, int MR>
 [[gnu::always_inline]] inline void prefetch_ahead(const T* Ap, int64_t a_step, int64_t left) {
   constexpr int64_t kAhead = 8;
-  constexpr int MR = Blocking<T>::MR;
   if (a_step != MR && left > kAhead) {
     __builtin_prefetch(Ap + kAhead * a_step);             // the strip's first value
     __builtin_prefetch(Ap + kAhead * a_step + (MR - 1));  // and its last, maybe a line on
@@ -100,20 +99,20 @@ template <class T>
 }
 
 // The tile t, C[m, n] (+)= A strip @ B strip, B k-major and A in either layout above
-// (RowsA: row-major):
+// (RowsA: row-major), the tile MR rows by NV vectors:
 //   acc[i][v] = Σ_k A(i, k) * B(k, v * lanes : (v + 1) * lanes).
 // Each k step loads kNV vectors of B, broadcasts MR scalars of A, and does MR * kNV FMAs
 // (GCC contracts `acc += a * b` into one FMA when the target has it).
-// NV: the vectors a row of the tile holds, kNV, or 1 for a tile whose n fits one vector
+// NV: the vectors a row of the tile holds, its family's kNV, or 1 for a tile whose n fits one vector
 // (the N = 16 products of Linformer's heads, whose d is 16). A full tile would spend half
 // its FMAs on the strip's zero padding; the narrow one does only the useful half, and
 // with an FMA that takes its broadcast A from memory it still keeps the FMA ports busy on
 // CPUs with three load ports (15 loads to 14 FMAs a k step).
-template <class T, bool RowsA, int NV = Blocking<T>::kNV>
+template <class T, bool RowsA, int MR, int NV>
 void micro_kernel(const Tile<T>& t) {
   using K = Blocking<T>;
   using V = typename K::Vec;
-  constexpr int MR = K::MR, L = K::kLanes, NR = NV * L;
+  constexpr int L = K::kLanes, NR = NV * L;
   // The fields as locals: the write-back's memcpy stores to C may alias anything, *t too,
   // and would make the compiler load each field again after every store.
   const T* __restrict Ap = t.a;
@@ -127,7 +126,7 @@ void micro_kernel(const Tile<T>& t) {
 
   V acc[MR][NV] = {};
   for (int64_t k = 0; k < kc; ++k, Ap += a_step, Bp += ldb) {
-    if constexpr (!RowsA) prefetch_ahead<T>(Ap, a_step, kc - k);
+    if constexpr (!RowsA) prefetch_ahead<T, MR>(Ap, a_step, kc - k);
     V b[NV];
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) std::memcpy(&b[v], Bp + v * L, sizeof(V));
@@ -199,9 +198,9 @@ bool reads_a_in_place(int64_t rsa, int64_t csa) {
 // products, 6 % on the 128 x 128 x 768 dW). Rows 4 KiB apart would alias in L1, as A's.
 // N of one vector is one strip the narrow tile reads whole (a Linformer head's E K, dSᵀ q
 // and Pᵀ dout, whose N is d = 16).
-template <class T>
+template <class T, int NV>
 bool reads_b_in_place(int64_t M, int64_t N, int64_t rsb, int64_t csb) {
-  using Bk = Blocking<T>;
+  using Bk = Blocking<T, NV>;
   return csb == 1 && (N % Bk::NR == 0 || N == Bk::kLanes) && M <= 10 * Bk::MR &&
          (rsb * int64_t(sizeof(T))) % 4096 != 0;
 }
@@ -217,7 +216,7 @@ struct AStrip {
 // A block of A [mc, kc] as the micro-kernel reads it: strip r (rows r * MR on) at
 // a + r * MR * row_step with lda, except the last one when it is partial (mc % MR rows),
 // which is read at `tail` (packed, tail_lda) or, shifted, from the rows above it.
-template <class T>
+template <class T, int NV>
 struct ABlock {
   const T* a;
   int64_t row_step, lda, mc;
@@ -227,7 +226,7 @@ struct ABlock {
 
   // The strip whose first row is ir (a multiple of MR) of the block.
   AStrip<T> strip(int64_t ir) const {
-    constexpr int MR = Blocking<T>::MR;
+    constexpr int MR = Blocking<T, NV>::MR;
     if (ir + MR <= mc) return {a + ir * row_step, lda, 0};
     if (!shift) return {tail, tail_lda, 0};
     const int64_t skip = MR - (mc - ir);  // rows moved up from above
@@ -236,21 +235,21 @@ struct ABlock {
 };
 
 // The lda (see Tile) of a packed strip: its row pitch (row-major) or its k step (k-major).
-template <class T, bool RowsA>
+template <class T, int NV, bool RowsA>
 constexpr int64_t packed_lda() {
-  return RowsA ? kPitch<T> : Blocking<T>::MR;
+  return RowsA ? kPitch<T> : Blocking<T, NV>::MR;
 }
 
 // A [mc, kc] (strides rsa, csa) -> every strip packed into Ap.
-template <class T, bool RowsA>
-ABlock<T> a_packed(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap) {
-  if constexpr (RowsA) pack_a_rows(mc, kc, A, rsa, csa, Ap);
-  else pack_a_kmajor(mc, kc, A, rsa, csa, Ap);
+template <class T, int NV, bool RowsA>
+ABlock<T, NV> a_packed(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap) {
+  if constexpr (RowsA) pack_a_rows<T, NV>(mc, kc, A, rsa, csa, Ap);
+  else pack_a_kmajor<T, NV>(mc, kc, A, rsa, csa, Ap);
   // Strip r starts at Ap + r * MR * (kPitch or kc).
   const int64_t row_step = RowsA ? kPitch<T> : kc;
-  const int64_t full = mc / Blocking<T>::MR * Blocking<T>::MR;
-  return {Ap, row_step, packed_lda<T, RowsA>(), mc, Ap + full * row_step,
-          packed_lda<T, RowsA>(), false};
+  const int64_t full = mc / Blocking<T, NV>::MR * Blocking<T, NV>::MR;
+  return {Ap, row_step, packed_lda<T, NV, RowsA>(), mc, Ap + full * row_step,
+          packed_lda<T, NV, RowsA>(), false};
 }
 
 // A [mc, kc] read in place (reads_a_in_place): the micro-kernel reads A with its own row
@@ -259,18 +258,18 @@ ABlock<T> a_packed(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa,
 // block (rows_above: a later block of the same product), the strip is shifted up instead,
 // to end at the block's last row; it then reads only rows of A that exist, and writes only
 // its own. Otherwise (mc < MR, the first block) it is packed into Ap.
-template <class T, bool RowsA>
-ABlock<T> a_in_place(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap,
-                     bool rows_above) {
-  constexpr int MR = Blocking<T>::MR;
+template <class T, int NV, bool RowsA>
+ABlock<T, NV> a_in_place(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap,
+                         bool rows_above) {
+  constexpr int MR = Blocking<T, NV>::MR;
   const bool shift = mc >= MR || rows_above;
   const int64_t full = mc / MR * MR;
   if (mc % MR && !shift) {
     const T* rest = A + full * rsa;
-    if constexpr (RowsA) pack_a_rows(mc - full, kc, rest, rsa, csa, Ap);
-    else pack_a_kmajor(mc - full, kc, rest, rsa, csa, Ap);
+    if constexpr (RowsA) pack_a_rows<T, NV>(mc - full, kc, rest, rsa, csa, Ap);
+    else pack_a_kmajor<T, NV>(mc - full, kc, rest, rsa, csa, Ap);
   }
-  return {A, rsa, RowsA ? rsa : csa, mc, Ap, packed_lda<T, RowsA>(), shift};
+  return {A, rsa, RowsA ? rsa : csa, mc, Ap, packed_lda<T, NV, RowsA>(), shift};
 }
 
 // A panel of B [kc, nc] as the micro-kernel reads it: strip jr (a multiple of NR) at
@@ -284,10 +283,10 @@ struct BPanel {
 };
 
 // B [kc, nc] (strides rsb, csb) -> packed strips in Bp, each [kc, NR] k-major.
-template <class T>
+template <class T, int NV>
 BPanel<T> b_packed(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp) {
-  pack_b(kc, nc, B, rsb, csb, Bp);
-  return {Bp, kc, Blocking<T>::NR};
+  pack_b<T, NV>(kc, nc, B, rsb, csb, Bp);
+  return {Bp, kc, Blocking<T, NV>::NR};
 }
 
 // B read in place (reads_b_in_place): row-major, whole strips, so a strip is B's own
@@ -309,13 +308,14 @@ inline std::pair<int64_t, int64_t> k_range(Triangle tri, int64_t i0, int64_t i1,
   return {std::min(kb, ke), ke};
 }
 
-// C[M, N] = A[M, K] @ B[K, N] on this thread, K >= 1: the blocked loops of the file comment.
-template <class T, bool RowsA>
+// C[M, N] = A[M, K] @ B[K, N] on this thread, K >= 1, in tiles of the family NV: the
+// blocked loops of the file comment.
+template <class T, int NV, bool RowsA>
 void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
                   const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc, Part part) {
-  using Bk = Blocking<T>;
+  using Bk = Blocking<T, NV>;
   const bool direct = reads_a_in_place<T, RowsA>(rsa, csa);
-  const bool direct_b = reads_b_in_place<T>(M, N, rsb, csb);
+  const bool direct_b = reads_b_in_place<T, NV>(M, N, rsb, csb);
   // A k-major A read in place touches a whole line per k step (for MR values of it), twice
   // a row-major strip's footprint in L1 beside the B strip; a shorter KC keeps both in L1
   // (192: 5 % faster on the 512 x 128 x 768 dW, the same elsewhere; 128 loses on C's extra
@@ -350,13 +350,15 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
     const int64_t nc = std::min(NC, N - jc);
     for (int64_t pc = 0; pc < K; pc += KC) {
       const int64_t kc = std::min(KC, K - pc);
-      const BPanel<T> bp = direct_b ? b_in_place(B + pc * rsb + jc, rsb)
-                                    : b_packed(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
+      const BPanel<T> bp =
+          direct_b ? b_in_place(B + pc * rsb + jc, rsb)
+                   : b_packed<T, NV>(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
       for (int64_t ic = 0; ic < M; ic += MC) {
         const int64_t mc = std::min(MC, M - ic);
         const T* a_block = A + ic * rsa + pc * csa;
-        const ABlock<T> ab = direct ? a_in_place<T, RowsA>(mc, kc, a_block, rsa, csa, Ap, ic > 0)
-                                    : a_packed<T, RowsA>(mc, kc, a_block, rsa, csa, Ap);
+        const ABlock<T, NV> ab =
+            direct ? a_in_place<T, NV, RowsA>(mc, kc, a_block, rsa, csa, Ap, ic > 0)
+                   : a_packed<T, NV, RowsA>(mc, kc, a_block, rsa, csa, Ap);
         for (int64_t jr = 0; jr < nc; jr += Bk::NR)
           for (int64_t ir = 0; ir < mc; ir += Bk::MR) {
             const AStrip<T> s = ab.strip(ir);
@@ -370,8 +372,8 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
             const Tile<T> tile{s.a + kb * (RowsA ? 1 : s.lda), s.lda, bp.strip(jr, kb), bp.ldb,
                                C + (ic + ir) * ldc + jc + jr, ldc, ke - kb, m, n, s.skip,
                                pc > 0 || part.accumulate};
-            if (n <= Bk::kLanes) micro_kernel<T, RowsA, 1>(tile);
-            else micro_kernel<T, RowsA>(tile);
+            if (n <= Bk::kLanes) micro_kernel<T, RowsA, Bk::MR, 1>(tile);
+            else micro_kernel<T, RowsA, Bk::MR, NV>(tile);
           }
       }
     }
@@ -379,13 +381,13 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
 }
 
 // A column-major A (rsa == 1 and csa != 1) packs k-major, anything else row-major.
-template <class T>
+template <class T, int NV>
 void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
                   const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc, Part part) {
   if (rsa == 1 && csa != 1)
-    gemm_blocked<T, false>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, part);
+    gemm_blocked<T, NV, false>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, part);
   else
-    gemm_blocked<T, true>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, part);
+    gemm_blocked<T, NV, true>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, part);
 }
 
 // C[M, N] (+)= A[M, K] @ B[K, N] for small problems, where packing would cost more than it
@@ -410,17 +412,48 @@ constexpr double kSmallFmas = 32.0 * 32.0 * 32.0;
 // A thread gets at least this many multiply-adds, or waking it costs more than it saves.
 constexpr double kMinFmasPerThread = 1 << 20;
 
+// Splits C into row blocks (or column blocks when N has more NR strips than M has MR
+// strips) of the family NV's strips, one per thread; each thread runs gemm_blocked on its
+// block with its own packing buffers, so threads never wait on each other.
+template <class T, int NV>
+void gemm_tiled(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
+                const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc, Triangle tri,
+                bool accumulate) {
+  using Bk = Blocking<T, NV>;
+  const int64_t m_strips = (M + Bk::MR - 1) / Bk::MR, n_strips = (N + Bk::NR - 1) / Bk::NR;
+  if (m_strips >= n_strips) {
+    const auto grain = int64_t(kMinFmasPerThread / (double(Bk::MR) * double(N) * double(K))) + 1;
+    parallel_for(0, m_strips, grain, [&](int64_t s0, int64_t s1) {
+      const int64_t i0 = s0 * Bk::MR, i1 = std::min(M, s1 * Bk::MR);
+      gemm_blocked<T, NV>(i1 - i0, N, K, A + i0 * rsa, rsa, csa, B, rsb, csb, C + i0 * ldc,
+                          ldc, Part{i0, 0, tri, accumulate});
+    });
+  } else {
+    const auto grain = int64_t(kMinFmasPerThread / (double(Bk::NR) * double(M) * double(K))) + 1;
+    parallel_for(0, n_strips, grain, [&](int64_t s0, int64_t s1) {
+      const int64_t j0 = s0 * Bk::NR, j1 = std::min(N, s1 * Bk::NR);
+      gemm_blocked<T, NV>(M, j1 - j0, K, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, ldc,
+                          Part{0, j0, tri, accumulate});
+    });
+  }
+}
+
+// Whether a float product takes the wide tile (gemm_pack.h): N a multiple of its 48
+// columns, so that no strip is padded, and at least 384 of them, below which the default
+// tile measured faster.
+template <class T>
+bool takes_wide_tile(int64_t N) {
+  if constexpr (kWideNV == 0 || !std::is_same_v<T, float>) return false;
+  else return N % Blocking<T, kWideNV>::NR == 0 && N >= 384;
+}
+
 }  // namespace
 
-// Splits C into row blocks (or column blocks when N has more NR strips than M has MR
-// strips), one per thread; each thread runs gemm_blocked on its block with its own packing
-// buffers, so threads never wait on each other.
 // A triangle is skipped by gemm_blocked only; the small loop computes everything, which the
 // contract allows (kLowerC leaves the skipped tiles unspecified, and zeros add nothing).
 template <class T>
 void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa, const T* B,
           int64_t rsb, int64_t csb, T* C, int64_t ldc, Triangle tri, bool accumulate) {
-  using Bk = Blocking<T>;
   if (M <= 0 || N <= 0) return;
   if (K <= 0) {
     if (!accumulate)
@@ -432,23 +465,10 @@ void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
     gemm_small(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, accumulate);
     return;
   }
-
-  const int64_t m_strips = (M + Bk::MR - 1) / Bk::MR, n_strips = (N + Bk::NR - 1) / Bk::NR;
-  if (m_strips >= n_strips) {
-    const auto grain = int64_t(kMinFmasPerThread / (double(Bk::MR) * double(N) * double(K))) + 1;
-    parallel_for(0, m_strips, grain, [&](int64_t s0, int64_t s1) {
-      const int64_t i0 = s0 * Bk::MR, i1 = std::min(M, s1 * Bk::MR);
-      gemm_blocked(i1 - i0, N, K, A + i0 * rsa, rsa, csa, B, rsb, csb, C + i0 * ldc, ldc,
-                   Part{i0, 0, tri, accumulate});
-    });
-  } else {
-    const auto grain = int64_t(kMinFmasPerThread / (double(Bk::NR) * double(M) * double(K))) + 1;
-    parallel_for(0, n_strips, grain, [&](int64_t s0, int64_t s1) {
-      const int64_t j0 = s0 * Bk::NR, j1 = std::min(N, s1 * Bk::NR);
-      gemm_blocked(M, j1 - j0, K, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, ldc,
-                   Part{0, j0, tri, accumulate});
-    });
-  }
+  if constexpr (kWideNV != 0)
+    if (takes_wide_tile<T>(N))
+      return gemm_tiled<T, kWideNV>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, tri, accumulate);
+  gemm_tiled<T, kDefaultNV>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, tri, accumulate);
 }
 
 template void gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t,

@@ -47,14 +47,32 @@ constexpr int kVecRegs = 16;
 
 // ---- Blocking. Sizes are for the development machine, an Intel Xeon (Sapphire Rapids) with
 // 48 KiB L1d and 2 MiB L2 per core; float and double blocks take the same bytes per level.
-template <class T>
+//
+// Two tile families, named by NV, the vectors a row of the micro-tile holds: the default
+// (14 x 32 floats on AVX-512), and with 32 vector registers on x86 the wide one, NV = 3
+// (8 x 48), which gemm takes for float products whose N is a multiple of 48 and at least 384.
+// The wide tile issues 11 loads for 24 FMAs a k step, the default 16 for 28: on an Intel
+// Xeon (family 6, model 167) the C = 384 and C = 768 GPT's products ran 0-8 % faster with
+// it at 1 thread and -3 to +7 % at 2 (medians of alternating rounds), and the ones with
+// N = 64 or 128 (attention's P v, the C = 128 GPT's) 8-25 % slower, where 48 does not
+// divide N or N / 48 strips are too few.
+#if defined(__aarch64__)
+constexpr int kDefaultNV = 4;
+constexpr int kWideNV = 0;  // none
+#else
+constexpr int kDefaultNV = 2;
+constexpr int kWideNV = kVecRegs >= 32 ? 3 : 0;
+#endif
+
+template <class T, int NV = kDefaultNV>
 struct Blocking {
   typedef T Vec __attribute__((vector_size(kVecBytes)));
   static constexpr int kLanes = kVecBytes / int(sizeof(T));
 
   // Micro-tile MR x NR. A row of the tile is kNV vectors; the register budget per k step is
   // MR * kNV accumulators + kNV loaded B vectors + 1 broadcast A value:
-  //   32 registers (AVX-512): 14 * 2 + 2 + 1 = 31;   16 registers: 6 * 2 + 2 + 1 = 15.
+  //   32 registers (AVX-512): 14 * 2 + 2 + 1 = 31, wide 8 * 3 + 3 + 1 = 28;
+  //   16 registers: 6 * 2 + 2 + 1 = 15.
   // Each k step does MR * kNV FMAs for kNV loads + MR broadcasts, enough to keep both FMA
   // ports busy rather than the load ports.
   // AArch64 is budgeted differently: an FMA there takes its A value from a lane of a
@@ -64,22 +82,22 @@ struct Blocking {
   // GCC 12 then spills accumulators to the stack inside the k loop (seen in its assembly).
   // NR = 16, not 12: the GPT's N (head size 64, C = 128 ... 768) are multiples of 16, so no
   // strip is padded and B can be read in place (see b_in_place).
+  static constexpr int kNV = NV;
 #if defined(__aarch64__)
-  static constexpr int kNV = 4;
   static constexpr int MR = 5;
-  static_assert(MR * kNV + kNV + MR <= kVecRegs);
+  static_assert(NV == 4 && MR * kNV + kNV + MR <= kVecRegs);
 #else
-  static constexpr int kNV = 2;
-  static constexpr int MR = kVecRegs >= 32 ? 14 : 6;
-  static_assert(MR * kNV + kNV + 1 <= kVecRegs);
+  static constexpr int MR = NV == 3 ? 8 : kVecRegs >= 32 ? 14 : 6;
+  static_assert((NV == 2 || NV == 3) && MR * kNV + kNV + 1 <= kVecRegs);
 #endif
   static constexpr int NR = kNV * kLanes;
 
   // KC: a B strip [KC, NR] stays in L1 while every A strip of the block streams past it:
   // KC * NR * sizeof(T) = 256 * kNV * kVecBytes = 32 KiB of the 48 KiB L1 with AVX-512
-  // (16 KiB with AVX2 and NEON, whose L1 is 64 KiB or more, 8 KiB with SSE); the A strip
-  // [MR, KC] (MR KiB of float: 14 with AVX-512) comes from L2. A long KC also spreads the C
-  // tile's load and store over more FMAs. KC = 192 and 384 measured the same within noise.
+  // (all 48 with the wide tile, where 192 measured no faster; 16 KiB with AVX2 and NEON,
+  // whose L1 is 64 KiB or more, 8 KiB with SSE); the A strip [MR, KC] (MR KiB of float: 14
+  // with AVX-512) comes from L2. A long KC also spreads the C tile's load and store over
+  // more FMAs. KC = 192 and 384 measured the same within noise.
   static constexpr int64_t KC = 256;
   static constexpr int64_t KC_kmajor = 192;  // for a k-major A read in place (gemm_blocked)
   // MC: the packed A block [MC, KC] stays in L2 while the jr loop sweeps it NC / NR times;
@@ -118,9 +136,9 @@ template <class T>
 constexpr int64_t kPitch = Blocking<T>::KC + 64 / int64_t(sizeof(T));
 
 // A [mc, kc] (strides rsa, csa) -> Ap in strips of MR rows (zero rows past mc), k-major.
-template <class T>
+template <class T, int NV = kDefaultNV>
 void pack_a_kmajor(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap) {
-  constexpr int MR = Blocking<T>::MR;
+  constexpr int MR = Blocking<T, NV>::MR;
   for (int64_t i0 = 0; i0 < mc; i0 += MR, Ap += MR * kc) {
     const int64_t m = std::min<int64_t>(MR, mc - i0);
     const T* a = A + i0 * rsa;
@@ -136,9 +154,9 @@ void pack_a_kmajor(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa,
 }
 
 // The same, row-major: Ap[s][i][k] = A(s * MR + i, k), rows kPitch apart.
-template <class T>
+template <class T, int NV = kDefaultNV>
 void pack_a_rows(int64_t mc, int64_t kc, const T* A, int64_t rsa, int64_t csa, T* Ap) {
-  constexpr int MR = Blocking<T>::MR;
+  constexpr int MR = Blocking<T, NV>::MR;
   for (int64_t i0 = 0; i0 < mc; i0 += MR, Ap += MR * kPitch<T>) {
     const int64_t m = std::min<int64_t>(MR, mc - i0);
     for (int64_t i = 0; i < MR; ++i) {
@@ -192,8 +210,9 @@ inline void transpose16x16(__m512 r[16]) {
 // A full strip of a transposed B (B(k, j) = b[j * csb + k], as x Wᵀ reads W) for k < kc16,
 // a multiple of 16: 16 x 16 blocks are loaded along k, transposed in registers and stored
 // along j. The scalar loop it replaces moves one float per load and store.
-inline void pack_b_transposed(int64_t kc16, const float* b, int64_t csb, float* Bp) {
-  constexpr int NR = Blocking<float>::NR;
+template <int NV>
+void pack_b_transposed(int64_t kc16, const float* b, int64_t csb, float* Bp) {
+  constexpr int NR = Blocking<float, NV>::NR;
   for (int64_t k0 = 0; k0 < kc16; k0 += 16)
     for (int h = 0; h < NR; h += 16) {
       __m512 r[16];
@@ -226,8 +245,9 @@ inline void transpose8x8(__m256 r[8]) {
 }
 
 // pack_b_transposed for 256-bit registers: 8 x 8 blocks, kc8 a multiple of 8.
-inline void pack_b_transposed(int64_t kc8, const float* b, int64_t csb, float* Bp) {
-  constexpr int NR = Blocking<float>::NR;
+template <int NV>
+void pack_b_transposed(int64_t kc8, const float* b, int64_t csb, float* Bp) {
+  constexpr int NR = Blocking<float, NV>::NR;
   for (int64_t k0 = 0; k0 < kc8; k0 += 8)
     for (int h = 0; h < NR; h += 8) {
       __m256 r[8];
@@ -240,9 +260,9 @@ inline void pack_b_transposed(int64_t kc8, const float* b, int64_t csb, float* B
 
 // B [kc, nc] (strides rsb, csb) -> Bp: strips of NR columns, each stored k-major:
 // Bp[s][k][j] = B(k, s * NR + j), zero for columns past nc.
-template <class T>
+template <class T, int NV = kDefaultNV>
 void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp) {
-  constexpr int NR = Blocking<T>::NR;
+  constexpr int NR = Blocking<T, NV>::NR;
   for (int64_t j0 = 0; j0 < nc; j0 += NR, Bp += NR * kc) {
     const int64_t n = std::min<int64_t>(NR, nc - j0);
     const T* b = B + j0 * csb;
@@ -252,7 +272,7 @@ void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp)
       constexpr int64_t kBlock = kVecBytes / 4;  // the transpose's block: 16, or 8 floats
       if (rsb == 1 && csb != 1 && n == NR) {
         k = kc / kBlock * kBlock;
-        pack_b_transposed(k, b, csb, Bp);
+        pack_b_transposed<NV>(k, b, csb, Bp);
       }
     }
 #endif

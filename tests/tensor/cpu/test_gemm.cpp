@@ -2,11 +2,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <iostream>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include "tensor/cpu/gemm.h"
+#include "tensor/cpu/gemm_pack.h"
 #include "tensor/cpu/thread_pool.h"
 
 using namespace attic;
@@ -211,6 +213,28 @@ TEST_CASE("gemm: columns that fill one vector take the narrow tile", "[cpu][gemm
         check_against_naive<float>({300, 16, 300}, la, Layout::RowMajor, tri);
         check_against_naive<double>({64, 16, 64}, la, Layout::RowMajor, tri);
       }
+  });
+}
+
+TEST_CASE("gemm: float products with N a multiple of 48 take the wide tile", "[cpu][gemm]") {
+  if (cpu::gemm_detail::kWideNV == 0) {
+    std::cout << "skipped: this target has no wide tile (it needs 32 vector registers on x86)"
+              << std::endl;
+    return;
+  }
+  // N = 384 (8 strips of 48) with 8-row strips: 37 = 4 x 8 + 5 rows, B read in place when
+  // row-major (37 <= 80 rows); 93 rows with K = 300, over one KC, so a row-major A in place
+  // takes the long KC and its blocks of 88 rows, the last 5 shifted into the block above.
+  // Every way of reading A (in place by rows, k-major, packed), B packed or transposed;
+  // and the causal triangles, whose diagonal meets the 8-row strips.
+  using cpu::Triangle;
+  with_1_and_2_threads([&] {
+    for (Dims d : {Dims{37, 384, 70}, Dims{93, 384, 300}})
+      for (Layout la : {Layout::RowMajor, Layout::Transposed, Layout::Strided})
+        for (Layout lb : {Layout::RowMajor, Layout::Transposed})
+          check_against_naive<float>(d, la, lb);
+    for (Triangle tri : {Triangle::kLowerC, Triangle::kLowerA, Triangle::kUpperA})
+      check_against_naive<float>({100, 384, 100}, Layout::RowMajor, Layout::RowMajor, tri);
   });
 }
 

@@ -25,14 +25,15 @@ struct Numbered {
   static T value(int64_t r, int64_t c) { return T(1000 * r + c + 1); }
 };
 
-// pack_b's layout written out: Bp[s][k][j] = B(k, s NR + j), zero past nc.
-template <class T>
+// pack_b's layout written out: Bp[s][k][j] = B(k, s NR + j), zero past nc, for the tile
+// family NV.
+template <class T, int NV = kDefaultNV>
 void check_pack_b(int64_t kc, int64_t nc, bool transposed) {
-  constexpr int NR = Blocking<T>::NR;
+  constexpr int NR = Blocking<T, NV>::NR;
   const Numbered<T> B(kc, nc, transposed);
   const int64_t strips = (nc + NR - 1) / NR;
   std::vector<T> Bp(size_t(strips * kc * NR), T(-1));
-  pack_b(kc, nc, B.data.data(), B.rs, B.cs, Bp.data());
+  pack_b<T, NV>(kc, nc, B.data.data(), B.rs, B.cs, Bp.data());
   int64_t wrong = 0;
   for (int64_t s = 0; s < strips; ++s)
     for (int64_t k = 0; k < kc; ++k)
@@ -57,13 +58,17 @@ TEST_CASE("pack_b lays B out in NR-wide k-major strips, zero-padded", "[gemm][pa
     INFO("kc " << kc << ", nc " << nc);
     check_pack_b<float>(kc, nc, transposed);
     check_pack_b<double>(kc, nc, transposed);
+    if constexpr (kWideNV != 0) check_pack_b<float, kWideNV>(kc, nc, transposed);
   }
 }
 
-TEST_CASE("pack_a_rows and pack_a_kmajor lay A out in MR-row strips, zero-padded", "[gemm][pack]") {
-  constexpr int MR = Blocking<float>::MR;
+namespace {
+
+// pack_a_rows' and pack_a_kmajor's layouts written out, for the tile family NV.
+template <int NV>
+void check_pack_a(bool transposed) {
+  constexpr int MR = Blocking<float, NV>::MR;
   const int64_t kc = 19;
-  const bool transposed = GENERATE(false, true);
   for (int64_t mc : {int64_t(1), int64_t(MR), int64_t(2 * MR + 3)}) {
     INFO("mc " << mc << (transposed ? ", A column-major" : ", A row-major"));
     const Numbered<float> A(mc, kc, transposed);
@@ -74,7 +79,7 @@ TEST_CASE("pack_a_rows and pack_a_kmajor lay A out in MR-row strips, zero-padded
 
     // Row-major strips: Ap[s][i][k], rows kPitch apart (the pitch's padding is not written).
     std::vector<float> rows(size_t(strips * MR * kPitch<float>), -1.0f);
-    pack_a_rows(mc, kc, A.data.data(), A.rs, A.cs, rows.data());
+    pack_a_rows<float, NV>(mc, kc, A.data.data(), A.rs, A.cs, rows.data());
     int64_t wrong = 0;
     for (int64_t s = 0; s < strips; ++s)
       for (int64_t i = 0; i < MR; ++i)
@@ -84,11 +89,19 @@ TEST_CASE("pack_a_rows and pack_a_kmajor lay A out in MR-row strips, zero-padded
 
     // k-major strips: Ap[s][k][i], each strip MR * kc values.
     std::vector<float> kmajor(size_t(strips * MR * kc), -1.0f);
-    pack_a_kmajor(mc, kc, A.data.data(), A.rs, A.cs, kmajor.data());
+    pack_a_kmajor<float, NV>(mc, kc, A.data.data(), A.rs, A.cs, kmajor.data());
     wrong = 0;
     for (int64_t s = 0; s < strips; ++s)
       for (int64_t k = 0; k < kc; ++k)
         for (int64_t i = 0; i < MR; ++i) wrong += kmajor[size_t((s * kc + k) * MR + i)] != want(s, i, k);
     CHECK(wrong == 0);
   }
+}
+
+}  // namespace
+
+TEST_CASE("pack_a_rows and pack_a_kmajor lay A out in MR-row strips, zero-padded", "[gemm][pack]") {
+  const bool transposed = GENERATE(false, true);
+  check_pack_a<kDefaultNV>(transposed);
+  if constexpr (kWideNV != 0) check_pack_a<kWideNV>(transposed);
 }
