@@ -91,6 +91,23 @@ TEST_CASE("index_add gradcheck for x and src", "[ops][index][gradcheck]") {
   }
 }
 
+TEST_CASE("index_select and index_add: whole rows and slice by slice agree bit for bit",
+          "[ops][index]") {
+  // Dim 0 of contiguous tensors moves whole rows in one loop (the embedding's case); the same
+  // values laid out transposed take the slice-by-slice path. Random float32 rows, repeated
+  // indices, so the sums' order shows in the last bits.
+  manual_seed(7);
+  const Tensor index = idx({4, 1, 4, 0, 4, 2});
+  const Tensor x = randn({5, 37}), src = randn({6, 37});
+  const Tensor x_t = x.t().contiguous().t(), src_t = src.t().contiguous().t();
+  REQUIRE_FALSE(x_t.is_contiguous());
+  CHECK(values(index_select(x, 0, index)) == values(index_select(x_t, 0, index)));
+  CHECK(values(index_add(x, 0, index, src)) == values(index_add(x_t, 0, index, src_t)));
+  const Tensor xi = from_vector(std::vector<int64_t>{1, 2, 3, 4, 5, 6}).view({3, 2});
+  const Tensor si = from_vector(std::vector<int64_t>{10, 20, 30, 40}).view({2, 2});
+  CHECK(values(index_add(xi, 0, idx({2, 2}), si)) == std::vector<double>{1, 2, 3, 4, 45, 66});
+}
+
 TEST_CASE("index_select backward is itself differentiable", "[ops][index]") {
   // s = Σ index_select(x)², index [0, 2, 0]: row r appears c_r = 2, 0, 1 times, so
   // ds/dx_r = 2 c_r x_r = [4, 0, 2] x_r, and d(Σ ds/dx)/dx_r = 2 c_r = 4, 0, 2 again.
