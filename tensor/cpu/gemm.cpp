@@ -103,8 +103,8 @@ template <class T, int MR>
 //   acc[i][v] = Σ_k A(i, k) * B(k, v * lanes : (v + 1) * lanes).
 // Each k step loads kNV vectors of B, broadcasts MR scalars of A, and does MR * kNV FMAs
 // (GCC contracts `acc += a * b` into one FMA when the target has it).
-// NV: the vectors a row of the tile holds, its family's kNV, or 1 for a tile whose n fits one vector
-// (the N = 16 products of Linformer's heads, whose d is 16). A full tile would spend half
+// NV: the vectors a row of the tile holds, its family's kNV, or 1 for a tile whose n fits one
+// vector (the N = 16 products of Linformer's heads, whose d is 16). A full tile would spend half
 // its FMAs on the strip's zero padding; the narrow one does only the useful half, and
 // with an FMA that takes its broadcast A from memory it still keeps the FMA ports busy on
 // CPUs with three load ports (15 loads to 14 FMAs a k step).
