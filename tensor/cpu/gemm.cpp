@@ -438,12 +438,12 @@ void gemm_tiled(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_
   }
 }
 
-// Whether a float product takes the wide tile (gemm_pack.h): N a multiple of its 48
-// columns, so that no strip is padded, and at least 384 of them, below which the default
-// tile measured faster.
+// Whether a float product takes the wide tile (gemm_pack.h), on targets that have one: N a
+// multiple of its 48 columns, so that no strip is padded, and at least 384 of them, below
+// which the default tile measured faster.
 template <class T>
 bool takes_wide_tile(int64_t N) {
-  if constexpr (kWideNV == 0 || !std::is_same_v<T, float>) return false;
+  if constexpr (!std::is_same_v<T, float>) return false;
   else return N % Blocking<T, kWideNV>::NR == 0 && N >= 384;
 }
 
