@@ -319,7 +319,12 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
   // A k-major A read in place touches a whole line per k step (for MR values of it), twice
   // a row-major strip's footprint in L1 beside the B strip; a shorter KC keeps both in L1
   // (192: 5 % faster on the 512 x 128 x 768 dW, the same elsewhere; 128 loses on C's extra
-  // passes).
+  // passes). Not with the wide tile, whose B strip [192, 48] takes 36 of L1's 48 KiB: there
+  // the jr and ir loops swap (a_strip_outer), so that the A strip (192 lines, 12 KiB) stays
+  // in L1 while the panel's B strips stream past it from L2. On an Intel Xeon (family 6,
+  // model 207) the C = 384 and C = 768 GPT's dW products measured 0-8 % faster at 1 thread
+  // and 0-5 % at 2; with the 14 x 32 tile (C = 128 and 256) swapping lost 0-6 %.
+  const bool a_strip_outer = !RowsA && direct && NV == kWideNV;
   // A row-major A in place with K over one KC takes the longer KC of Blocking (its KC
   // blocks of equal size: K = 1024 as 512 + 512, not 768 + 256), the narrower panel and
   // the smaller L2 budget. (Not below MR rows, where the one partial strip is packed at
@@ -359,22 +364,29 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
         const ABlock<T, NV> ab =
             direct ? a_in_place<T, NV, RowsA>(mc, kc, a_block, rsa, csa, Ap, ic > 0)
                    : a_packed<T, NV, RowsA>(mc, kc, a_block, rsa, csa, Ap);
-        for (int64_t jr = 0; jr < nc; jr += Bk::NR)
-          for (int64_t ir = 0; ir < mc; ir += Bk::MR) {
-            const AStrip<T> s = ab.strip(ir);
-            const int64_t m = std::min<int64_t>(Bk::MR, mc - ir);
-            // The strip's rows [i0, i1) and the tile's first column in the whole product.
-            const int64_t i0 = part.row0 + ic + ir - s.skip, i1 = i0 + m + s.skip;
-            const int64_t j0 = part.col0 + jc + jr;
-            if (part.tri == Triangle::kLowerC && j0 >= i1) continue;  // wholly above
-            const auto [kb, ke] = k_range(part.tri, i0, i1, pc, kc);
-            const int64_t n = std::min<int64_t>(Bk::NR, nc - jr);
-            const Tile<T> tile{s.a + kb * (RowsA ? 1 : s.lda), s.lda, bp.strip(jr, kb), bp.ldb,
-                               C + (ic + ir) * ldc + jc + jr, ldc, ke - kb, m, n, s.skip,
-                               pc > 0 || part.accumulate};
-            if (n <= Bk::kLanes) micro_kernel<T, RowsA, Bk::MR, 1>(tile);
-            else micro_kernel<T, RowsA, Bk::MR, NV>(tile);
-          }
+        // The tile of C at the block's row ir and the panel's column jr.
+        auto tile_at = [&](int64_t ir, int64_t jr) {
+          const AStrip<T> s = ab.strip(ir);
+          const int64_t m = std::min<int64_t>(Bk::MR, mc - ir);
+          // The strip's rows [i0, i1) and the tile's first column in the whole product.
+          const int64_t i0 = part.row0 + ic + ir - s.skip, i1 = i0 + m + s.skip;
+          const int64_t j0 = part.col0 + jc + jr;
+          if (part.tri == Triangle::kLowerC && j0 >= i1) return;  // wholly above
+          const auto [kb, ke] = k_range(part.tri, i0, i1, pc, kc);
+          const int64_t n = std::min<int64_t>(Bk::NR, nc - jr);
+          const Tile<T> tile{s.a + kb * (RowsA ? 1 : s.lda), s.lda, bp.strip(jr, kb), bp.ldb,
+                             C + (ic + ir) * ldc + jc + jr, ldc, ke - kb, m, n, s.skip,
+                             pc > 0 || part.accumulate};
+          if (n <= Bk::kLanes) micro_kernel<T, RowsA, Bk::MR, 1>(tile);
+          else micro_kernel<T, RowsA, Bk::MR, NV>(tile);
+        };
+        if (a_strip_outer) {
+          for (int64_t ir = 0; ir < mc; ir += Bk::MR)
+            for (int64_t jr = 0; jr < nc; jr += Bk::NR) tile_at(ir, jr);
+        } else {
+          for (int64_t jr = 0; jr < nc; jr += Bk::NR)
+            for (int64_t ir = 0; ir < mc; ir += Bk::MR) tile_at(ir, jr);
+        }
       }
     }
   }
@@ -411,17 +423,25 @@ void gemm_small(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_
 constexpr double kSmallFmas = 32.0 * 32.0 * 32.0;
 // A thread gets at least this many multiply-adds, or waking it costs more than it saves.
 constexpr double kMinFmasPerThread = 1 << 20;
+// From this many columns on, threads split C by columns whatever its rows (gemm_tiled).
+constexpr int64_t kSplitColumnsN = 1536;
 
 // Splits C into row blocks (or column blocks when N has more NR strips than M has MR
-// strips) of the family NV's strips, one per thread; each thread runs gemm_blocked on its
-// block with its own packing buffers, so threads never wait on each other.
+// strips, or is wide) of the family NV's strips, one per thread; each thread runs
+// gemm_blocked on its block with its own packing buffers, so threads never wait on each
+// other.
 template <class T, int NV>
 void gemm_tiled(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
                 const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc, Triangle tri,
                 bool accumulate) {
   using Bk = Blocking<T, NV>;
   const int64_t m_strips = (M + Bk::MR - 1) / Bk::MR, n_strips = (N + Bk::NR - 1) / Bk::NR;
-  if (m_strips >= n_strips) {
+  // A row split has every thread pack all of B. For a wide B (N >= kSplitColumnsN: the C =
+  // 384 and C = 768 GPT's c_fc, c_attn and c_proj products) a column split halves each of
+  // two threads' packing while A, mostly read in place, costs the same: 1-4 % faster on an
+  // Intel Xeon (family 6, model 207) at 2 threads; at N = 768 the narrower panels lost as
+  // much (-4 to +3 %).
+  if (m_strips >= n_strips && N < kSplitColumnsN) {
     const auto grain = int64_t(kMinFmasPerThread / (double(Bk::MR) * double(N) * double(K))) + 1;
     parallel_for(0, m_strips, grain, [&](int64_t s0, int64_t s1) {
       const int64_t i0 = s0 * Bk::MR, i1 = std::min(M, s1 * Bk::MR);

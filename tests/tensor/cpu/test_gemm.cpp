@@ -226,7 +226,8 @@ TEST_CASE("gemm: float products with N a multiple of 48 take the wide tile", "[c
   // row-major (37 <= 80 rows); 93 rows with K = 300, over one KC, so a row-major A in place
   // takes the long KC and its blocks of 88 rows, the last 5 shifted into the block above.
   // Every way of reading A (in place by rows, k-major, packed), B packed or transposed;
-  // and the causal triangles, whose diagonal meets the 8-row strips.
+  // and the causal triangles, whose diagonal meets the 8-row strips, A by rows and k-major
+  // (whose strips the loops visit in the other order: see gemm.cpp's a_strip_outer).
   using cpu::Triangle;
   with_1_and_2_threads([&] {
     for (Dims d : {Dims{37, 384, 70}, Dims{93, 384, 300}})
@@ -234,7 +235,8 @@ TEST_CASE("gemm: float products with N a multiple of 48 take the wide tile", "[c
         for (Layout lb : {Layout::RowMajor, Layout::Transposed})
           check_against_naive<float>(d, la, lb);
     for (Triangle tri : {Triangle::kLowerC, Triangle::kLowerA, Triangle::kUpperA})
-      check_against_naive<float>({100, 384, 100}, Layout::RowMajor, Layout::RowMajor, tri);
+      for (Layout la : {Layout::RowMajor, Layout::Transposed})
+        check_against_naive<float>({100, 384, 100}, la, Layout::RowMajor, tri);
   });
 }
 
@@ -243,6 +245,31 @@ TEST_CASE("gemm: an uneven split over three threads", "[cpu][gemm]") {
   set_num_threads(3);
   for (Dims d : {Dims{257, 129, 65}, Dims{3, 1000, 200}, Dims{768, 128, 384}})
     check_against_naive<float>(d, Layout::RowMajor, Layout::Transposed);
+  set_num_threads(saved);
+}
+
+TEST_CASE("gemm: a wide C is split by columns, to the same sums as one thread", "[cpu][gemm]") {
+  // N = 1536 splits C by columns over 2 and 3 threads although M has more strips than N
+  // (600 rows: 75 strips of 8, 100 of 6, 120 of 5, against 32 of 48 or 96 of 16 columns).
+  // Each C element is then the same sum in the same order as on one thread, so the results
+  // are compared bit for bit, and with gemm_naive's.
+  const int saved = num_threads();
+  const Dims d{600, 1536, 8};
+  std::mt19937 rng(7);
+  for (Layout la : {Layout::RowMajor, Layout::Transposed}) {
+    Operand<float> A(d.M, d.K, la, rng), B(d.K, d.N, Layout::Transposed, rng);
+    std::vector<std::vector<float>> C;
+    for (int t : {1, 2, 3}) {
+      set_num_threads(t);
+      C.emplace_back(size_t(d.M * d.N));
+      cpu::gemm<float>(d.M, d.N, d.K, A.data.data(), A.rs, A.cs, B.data.data(), B.rs, B.cs,
+                       C.back().data(), d.N);
+    }
+    INFO("layout of A " << int(la));
+    CHECK(C[1] == C[0]);
+    CHECK(C[2] == C[0]);
+    check_against_naive<float>(d, la, Layout::Transposed);
+  }
   set_num_threads(saved);
 }
 
