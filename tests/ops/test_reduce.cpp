@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "helpers.h"
+#include "tensor/threads.h"
 
 using namespace attic;
 using attic::testing::ApproxValues;
@@ -167,4 +168,21 @@ TEST_CASE("sum_squares sums x squared in double over any layout", "[ops][reduce]
   CHECK(sum_squares(x.t()) == 91.0);
   CHECK(sum_squares(zeros({0})) == 0.0);
   CHECK(error_message([] { sum_squares(zeros({2}, kInt64)); }).rfind("sum_squares: ", 0) == 0);
+}
+
+TEST_CASE("sum_squares of a large tensor is the same total on 1 and 2 threads", "[ops][reduce]") {
+  // 100,003 elements: blocks of 16,384 summed on either thread, the last one partial.
+  manual_seed(11);
+  const Tensor x = randn({100003});
+  const float* p = x.data_ptr<float>();
+  double want = 0;
+  for (int64_t i = 0; i < x.numel(); ++i) want += double(p[i]) * double(p[i]);
+  const int saved = num_threads();
+  set_num_threads(1);
+  const double one = sum_squares(x);
+  set_num_threads(2);
+  const double two = sum_squares(x);
+  set_num_threads(saved);
+  CHECK(one == two);
+  CHECK(one == Approx(want).epsilon(1e-12));
 }
