@@ -60,7 +60,9 @@ template <class T>
 double rel_err(const std::vector<T>& a, const std::vector<T>& b) {
   double worst = 0, big = 0;
   for (size_t i = 0; i < a.size(); ++i) {
-    worst = std::max(worst, std::abs(double(a[i]) - double(b[i])));
+    // A NaN becomes the worst and stays so (std::max would keep the old value).
+    const double diff = std::abs(double(a[i]) - double(b[i]));
+    if (std::isnan(diff) || diff > worst) worst = diff;
     big = std::max(big, std::abs(double(b[i])));
   }
   return worst / (1 + big);
