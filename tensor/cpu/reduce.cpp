@@ -177,10 +177,10 @@ void CpuBackend::arg_reduce(ReduceOp op, const KTensor& values, const KTensor& i
   });
 }
 
-// Σ in² in double, over any strides; a contiguous tensor is summed in vector lanes.
-// Σ x² in double. A contiguous tensor is summed in fixed blocks of kSquaresBlock elements,
-// each block's sum on any thread, then the blocks' sums in order: the same total whatever
-// the thread count (a split by threads would move the partial sums' boundaries with it).
+// Σ in² in double, over any strides. A contiguous tensor is summed in vector lanes, in fixed
+// blocks of kSquaresBlock elements, each block's sum on any thread, then the blocks' sums in
+// order: the same total whatever the thread count (a split by threads would move the
+// partial sums' boundaries with it).
 // The clip's norm reads every gradient once, so on one thread it held the other idle for
 // 1-2 % of the GPT's training step at 2 threads.
 double CpuBackend::sum_squares(const KTensor& in) {
