@@ -182,13 +182,20 @@ struct Part {
 // dW = dYᵀ X) column by column (k-major, rsa == 1). Unpacked A measured 5-15 % faster at
 // the GPT's row-major shapes, where a packed A element would be used only N / NR times
 // (4 to 16), 2-9 % faster at its dW shapes, and 10-40 % faster on attention's 64 x 64
-// products; about 5 % slower at 1000³, where packing pays for itself. Never when rows
-// (or columns) lie a multiple of 4 KiB apart (1024³: 12 % slower): the strip's lines then
-// map to the same few L1 sets and evict each other.
+// products; about 5 % slower at 1000³, where packing pays for itself. Never when the
+// lines the strip reads would crowd into a few of L1's 64 sets (4 KiB of addresses) and
+// evict each other. A row-major strip reads MR rows side by side, MR lines at a time, which
+// only rows a multiple of 4 KiB apart put in one set (1024³: 12 % slower). A k-major strip
+// reads a new line every k step, kc lines one column pitch apart: at a multiple of 2 KiB
+// they share 2 sets (16 lines of an 8-way L1), and packing measured 20 % faster on the
+// 512 x 128 x 768 dW (the c_fc dW of the C = 128 GPT) on an AMD EPYC (family 25, model 1,
+// 32 KiB L1) at 1 and 2 threads; at 512 B (8 sets) and 1 KiB (4 sets) the two were within
+// that host's noise.
 template <class T, bool RowsA>
 bool reads_a_in_place(int64_t rsa, int64_t csa) {
   const int64_t a_pitch = RowsA ? rsa : csa;
-  return (RowsA ? csa == 1 : rsa == 1) && (a_pitch * int64_t(sizeof(T))) % 4096 != 0;
+  const int64_t crowded = RowsA ? 4096 : 2048;  // bytes of pitch that crowd the strip's lines
+  return (RowsA ? csa == 1 : rsa == 1) && (a_pitch * int64_t(sizeof(T))) % crowded != 0;
 }
 
 // B is read in place too (b_in_place) when its rows hold whole strips (csb == 1, N a
