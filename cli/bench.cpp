@@ -79,6 +79,7 @@ int bench_gemm(int64_t threads_opt, double peak_per_core, bool json) {
       {"c_attn bwd dy W", 768, 128, 384, false, false},
       {"c_attn bwd dyt x", 384, 128, 768, true, false},
       {"c_fc fwd x Wt", 768, 512, 128, false, true},
+      {"c_fc bwd dyt x", 512, 128, 768, true, false},
       {"mlp c_proj fwd", 768, 128, 512, false, true},
       {"mlp c_proj bwd dy W", 768, 512, 128, false, false},
       {"mlp c_proj bwd dyt x", 128, 512, 768, true, false},

@@ -17,6 +17,7 @@ CASES = [
     ("c_attn bwd dy W", 768, 128, 384, False, False),
     ("c_attn bwd dyt x", 384, 128, 768, True, False),
     ("c_fc fwd x Wt", 768, 512, 128, False, True),
+    ("c_fc bwd dyt x", 512, 128, 768, True, False),
     ("mlp c_proj fwd", 768, 128, 512, False, True),
     ("mlp c_proj bwd dy W", 768, 512, 128, False, False),
     ("mlp c_proj bwd dyt x", 128, 512, 768, True, False),
