@@ -7,6 +7,7 @@
 
 #include "tensor/backend.h"
 #include "tensor/dtype.h"
+#include "util/asan.h"
 
 namespace attic::testing {
 
@@ -27,18 +28,10 @@ inline bool skip_without_cuda() {
 
 // AddressSanitizer reserves terabytes of address space for its shadow memory and aborts on
 // an allocation it cannot serve instead of reporting it, so tests that limit memory
-// (ulimit -v) or ask for an impossible block mean nothing under it.
-#if defined(__SANITIZE_ADDRESS__)
-#define ATTIC_TEST_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ATTIC_TEST_UNDER_ASAN 1
-#endif
-#endif
-
-// In a test that exhausts memory on purpose: `if (skip_under_asan()) return;`.
+// (ulimit -v) or ask for an impossible block mean nothing under it. In a test that exhausts
+// memory on purpose: `if (skip_under_asan()) return;`.
 inline bool skip_under_asan() {
-#ifdef ATTIC_TEST_UNDER_ASAN
+#ifdef ATTIC_ASAN
   std::cout << "skipped: AddressSanitizer cannot run out of memory politely" << std::endl;
   return true;
 #else

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "my_gemm.h"
+#include "util/asan.h"
 
 namespace {
 
@@ -87,7 +88,7 @@ TEST_CASE("my_gemm is at least 2x as fast as the naive loop at 512 x 512 x 512")
   // are slowed by the instrumentation rather than by their memory access pattern.
 #if !defined(__OPTIMIZE__)
   WARN("not an optimized build (-O0): the 2x timing requirement is skipped");
-#elif defined(__SANITIZE_ADDRESS__)
+#elif defined(ATTIC_ASAN)
   WARN("built with AddressSanitizer: the 2x timing requirement is skipped");
 #elif defined(ATTIC_EMULATED)
   // (a cross build run by qemu, which translates every instruction: set by CMake)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tensor/error.h"
+#include "util/asan.h"
 
 namespace attic {
 
@@ -37,7 +38,7 @@ namespace {
 
 // AddressSanitizer finds a use after free only in memory really given back to it, so its
 // builds bypass the cache.
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef ATTIC_ASAN
 constexpr bool kCaching = false;
 #else
 constexpr bool kCaching = true;

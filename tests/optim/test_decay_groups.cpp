@@ -58,7 +58,7 @@ TEST_CASE("GPT::configure_optimizers makes nanoGPT's groups of its Shakespeare m
     no_decay.push_back(h + "ln_1.weight");
     no_decay.push_back(h + "ln_2.weight");
   }
-  no_decay.push_back("transformer.ln_f.weight");
+  no_decay.emplace_back("transformer.ln_f.weight");
   // lm_head.weight is wte's tensor (weight tying): it appears once, as in PyTorch.
   CHECK(names(g.decay) == decay);
   CHECK(names(g.no_decay) == no_decay);
