@@ -131,6 +131,9 @@ Tensor cumsum(const Tensor& x, int64_t dim);
 // ---- decayed prefix sums (ops/decayed_cumsum.cpp): along dim, y_t = x_t + r_t ⊙ y_{t−1}
 //      (reverse: y_t = x_t + r_{t+1} ⊙ y_{t+1}); r broadcasts to x's shape. r = 1 is cumsum.
 Tensor decayed_cumsum(const Tensor& x, const Tensor& r, int64_t dim, bool reverse = false);
+// ---- running maximum (ops/running_max.cpp): m_i = max(x_0, ..., x_i) along dim, detached
+//      (a shift that cancels in the value it shifts, so it carries no gradient).
+Tensor running_max(const Tensor& x, int64_t dim);
 
 // ---- matrix product (ops/matmul.cpp): 1-D, 2-D and batched with broadcast batch dims
 Tensor matmul(const Tensor& a, const Tensor& b);
@@ -194,6 +197,17 @@ Tensor routed_sum_packed(const Tensor& k_router, const Tensor& v_router, const T
                          const std::vector<Tensor>& kv, int64_t n_head);
 Tensor routed_sum_packed_math(const Tensor& k_router, const Tensor& v_router, const Tensor& qkv,
                               const std::vector<Tensor>& kv, int64_t n_head);
+
+// ---- ELiTA's prefix softmax (ops/prefix_softmax_scan.cpp): s, d, r [B, H, N], v [B, H, N, A]
+//      -> y [B, H, N, A], row i the softmax over the logits {r_i + s_j : j ≤ i} ∪ {d_i} of the
+//      values {v_j} ∪ {v_i}, in time linear in N:
+//        y_i = (Σ_{j≤i} e^{r_i + s_j} v_j + e^{d_i} v_i) / (Σ_{j≤i} e^{r_i + s_j} + e^{d_i})
+//      exact at any size of logit. prefix_softmax_scan runs one fused scan each way where the
+//      backend has one; prefix_softmax_scan_math is the same as public ops (decayed_cumsum
+//      under the running maximum), the reference it is tested against.
+Tensor prefix_softmax_scan(const Tensor& s, const Tensor& d, const Tensor& r, const Tensor& v);
+Tensor prefix_softmax_scan_math(const Tensor& s, const Tensor& d, const Tensor& r,
+                                const Tensor& v);
 
 // ---- layer normalization (ops/layer_norm.cpp): over the last dim of x [..., C];
 //      weight and bias are [C] or undefined.

@@ -157,6 +157,32 @@ class Backend {
                                    const std::vector<KTensor>& /*src*/) {
     fail("routed_sum_backward: this backend has no fused routed sum (fused_routed_sum() is false)");
   }
+  // ELiTA's prefix softmax (models/elita/attention2.h; ops/prefix_softmax_scan.cpp holds its
+  // math): from s, d, r [B, H, N] (any strides) and v [B, H, N, A] (unit stride in A), y
+  // [B, H, N, A] (unit stride in A), row i the softmax over the logits {r_i + s_j : j ≤ i} ∪
+  // {d_i} of the values {v_j} ∪ {v_i}:
+  //   y_i = (Σ_{j≤i} e^{r_i + s_j} v_j + e^{d_i} v_i) / (Σ_{j≤i} e^{r_i + s_j} + e^{d_i})
+  // and, for the backward, m, a, b [B, H, N] contiguous: m_i = max(s_0 .. s_i), and a_i, b_i
+  // with p_ij = e^{s_j − m_i} a_i the probability of key j in row i and b_i the diagonal's.
+  // Its backward: from g [B, H, N, A] (unit stride in A) and the forward's tensors, ds, dd,
+  // dr [B, H, N] contiguous and dv [B, H, N, A] (unit stride in A).
+  // A backend without them (fused_prefix_softmax() false) is not called: the op runs the
+  // same math as public ops.
+  virtual bool fused_prefix_softmax() const { return false; }
+  virtual void prefix_softmax(const KTensor& /*y*/, const KTensor& /*m*/, const KTensor& /*a*/,
+                              const KTensor& /*b*/, const KTensor& /*s*/, const KTensor& /*d*/,
+                              const KTensor& /*r*/, const KTensor& /*v*/) {
+    fail("prefix_softmax: this backend has no fused prefix softmax (fused_prefix_softmax() is false)");
+  }
+  virtual void prefix_softmax_backward(const KTensor& /*ds*/, const KTensor& /*dd*/,
+                                       const KTensor& /*dr*/, const KTensor& /*dv*/,
+                                       const KTensor& /*g*/, const KTensor& /*s*/,
+                                       const KTensor& /*v*/, const KTensor& /*y*/,
+                                       const KTensor& /*m*/, const KTensor& /*a*/,
+                                       const KTensor& /*b*/) {
+    fail("prefix_softmax_backward: this backend has no fused prefix softmax "
+         "(fused_prefix_softmax() is false)");
+  }
   // Keeps the lower (upper == false) or upper triangle of the last two dims, diagonal k.
   virtual void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) = 0;
 

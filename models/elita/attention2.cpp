@@ -3,7 +3,6 @@
 #include <cmath>
 #include <vector>
 
-#include "nn/attention/running_max.h"
 #include "nn/init.h"
 
 namespace attic::models::elita {
@@ -149,43 +148,18 @@ static void check_parts(const char* op, const Tensor& s, const Tensor& d, const 
 // s, d, r [B, H, N], v [B, H, N, A] -> y [B, H, N, A]
 Tensor prefix_softmax(Tensor s, Tensor d, Tensor r, const Tensor& v, Numerics numerics) {
   check_parts("prefix_softmax", s, d, r, v);
-  const int64_t N = s.size(2);
-  Tensor S, Z, er, ed;  // S [B, H, N, A], Z, er, ed [B, H, N]
   if (numerics == Numerics::Clip) {
     // The original clips each part on its own to [−20, 20] (e^20 ≈ 4.9e8), and so bounds
-    // the sums; clamp's gradient is 0 outside the range, as tf.clip_by_value's is.
+    // its unshifted sums; clamp's gradient is 0 outside the range, as tf.clip_by_value's is.
+    // The clipped parts then go through the same scan as Stable: its shifts cancel, so the
+    // values are the original's up to rounding.
     s = clamp(s, -20.0, 20.0);
     d = clamp(d, -20.0, 20.0);
     r = clamp(r, -20.0, 20.0);
-    // S_i = Σ_{j≤i} e^{s_j} v_j, Z_i = Σ_{j≤i} e^{s_j}: inclusive prefix sums
-    const Tensor w = exp(s);
-    S = cumsum(w.unsqueeze(-1) * v, 2);
-    Z = cumsum(w, 2);
-    er = exp(r);
-    ed = exp(d);
-  } else {
-    // Exact at any size of logit. The sums are kept under the running maximum m_i of
-    // s_0..s_i, as RWKV-4's WKV kernel keeps its state (BlinkDL/RWKV-LM, wkv_cuda.cu):
-    //   S_i = e^{m_{i−1} − m_i} S_{i−1} + e^{s_i − m_i} v_i   (decayed_cumsum, linear in N)
-    // so S_i = Σ_{j≤i} e^{s_j − m_i} v_j and Z_i ≥ 1 (its largest term is e^0). The row
-    // and the diagonal then share one shift M_i = max(r_i + m_i, d_i):
-    //   y_i = (e^{r_i + m_i − M_i} S_i + e^{d_i − M_i} v_i) / (e^{r_i + m_i − M_i} Z_i + e^{d_i − M_i})
-    // Both exponents are ≤ 0 and one of them is 0, so nothing overflows and the
-    // denominator is ≥ 1. m is causal (a later key never shifts an earlier row) and m, M
-    // cancel in the value, so they carry no gradient.
-    const Tensor m = nn::running_max(s, 2);                                       // [B, H, N]
-    const Tensor m_prev = N > 1 ? cat({m.narrow(2, 0, 1), m.narrow(2, 0, N - 1)}, 2) : m;
-    const Tensor decay = exp(m_prev - m);                                         // ≤ 1
-    const Tensor w = exp(s - m);                                                  // ≤ 1
-    S = decayed_cumsum(w.unsqueeze(-1) * v, decay.unsqueeze(-1), 2);
-    Z = decayed_cumsum(w, decay, 2);
-    const Tensor rm = r + m;
-    const Tensor M = maximum(rm.detach(), d.detach());
-    er = exp(rm - M);
-    ed = exp(d - M);
   }
-  // y_i = (e^{r_i} S_i + e^{d_i} v_i) / (e^{r_i} Z_i + e^{d_i})
-  return (er.unsqueeze(-1) * S + ed.unsqueeze(-1) * v) / (er * Z + ed).unsqueeze(-1);
+  // Exact at any size of logit: the prefix sums are kept under the running maximum of s, and
+  // each row under one more shift (ops/prefix_softmax_scan.cpp), one scan along N each way.
+  return prefix_softmax_scan(s, d, r, v);
 }
 
 // s, d, r [B, H, N], v [B, H, N, A] -> y [B, H, N, A] through

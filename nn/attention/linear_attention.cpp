@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "nn/attention/keep_mask.h"
-#include "nn/attention/running_max.h"
 
 namespace attic::nn {
 

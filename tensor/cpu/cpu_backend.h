@@ -5,6 +5,8 @@
 //   scan.cpp         decayed_cumsum (scan.h: its naive reference)
 //   routed_sum.cpp   route attention's sum over sources and its backward (routed_sum.h: the
 //                    naive reference)
+//   prefix_softmax.cpp  ELiTA's prefix softmax and its backward, one scan each way
+//                    (prefix_softmax.h: the naive reference)
 //   matmul.cpp       matmul (through gemm.h)
 //   softmax.cpp      softmax, log_softmax, tril
 //   layer_norm.cpp   layer_norm and its backward
@@ -96,6 +98,14 @@ class CpuBackend final : public Backend {
   void routed_sum(const KTensor& out, const KTensor& w, const std::vector<KTensor>& src) override;
   void routed_sum_backward(const std::vector<KTensor>& dsrc, const KTensor& dw, const KTensor& g,
                            const KTensor& w, const std::vector<KTensor>& src) override;
+  bool fused_prefix_softmax() const override { return true; }
+  void prefix_softmax(const KTensor& y, const KTensor& m, const KTensor& a, const KTensor& b,
+                      const KTensor& s, const KTensor& d, const KTensor& r,
+                      const KTensor& v) override;
+  void prefix_softmax_backward(const KTensor& ds, const KTensor& dd, const KTensor& dr,
+                               const KTensor& dv, const KTensor& g, const KTensor& s,
+                               const KTensor& v, const KTensor& y, const KTensor& m,
+                               const KTensor& a, const KTensor& b) override;
   void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) override;
 
   void adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,

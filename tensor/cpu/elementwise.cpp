@@ -64,6 +64,40 @@ void map1(const KTensor& out, const KTensor& in, F f) {
   });
 }
 
+// out[i] = sin or cos of in[i] for float32, over any strides: sin_f32 / cos_f32 (fast_math.h),
+// vectorized, and libm for |x| > kTrigMax, where their reduction by π/2 would lose bits.
+// Each block of 256 elements is checked first, so the common block is one vectorized loop;
+// every input is read before its own output is written, so out may be in.
+template <class Fast, class Exact>
+void map1_trig(const KTensor& out, const KTensor& in, Fast fast, Exact exact) {
+  auto row = [&](float* o, const float* x, int64_t n, int64_t so, int64_t sx) {
+    for (int64_t b = 0; b < n; b += 256) {
+      const int64_t e = std::min<int64_t>(n, b + 256);
+      float largest = 0;  // NaN compares false and stays on the fast path, which returns NaN
+      for (int64_t i = b; i < e; ++i) largest = std::max(largest, std::abs(x[i * sx]));
+      if (largest > kTrigMax) {
+        for (int64_t i = b; i < e; ++i) {
+          const float v = x[i * sx];
+          o[i * so] = std::abs(v) <= kTrigMax ? fast(v) : exact(v);
+        }
+      } else if (so == 1 && sx == 1) {
+        for (int64_t i = b; i < e; ++i) o[i] = fast(x[i]);
+      } else {
+        for (int64_t i = b; i < e; ++i) o[i * so] = fast(x[i * sx]);
+      }
+    }
+  };
+  float* o = out.ptr<float>();
+  const float* x = in.ptr<float>();
+  if (all_contiguous({&out, &in})) {
+    flat_loop(out.numel(), [&](int64_t begin, int64_t end) { row(o + begin, x + begin, end - begin, 1, 1); });
+    return;
+  }
+  strided_loop<2>(out.shape, {&out.strides, &in.strides}, [&](auto off, int64_t n, auto st) {
+    row(o + off[0], x + off[1], n, st[0], st[1]);
+  });
+}
+
 // out[i] = f(a[i], b[i]); a comparison writes Out = bool from inputs of type T.
 template <class T, class F, class Out = T>
 void map2(const KTensor& out, const KTensor& a, const KTensor& b, F f) {
@@ -160,8 +194,14 @@ void unary_typed(UnaryOp op, const KTensor& out, const KTensor& in, T p0, T p1) 
     case UnaryOp::Silu: return map1<T, T>(out, in, [](T x) { return x * sigmoid(x); });
     case UnaryOp::Elu:  // alpha (e^x - 1) below 0; expm1 keeps precision near 0
       return map1<T, T>(out, in, [p0](T x) { return x > 0 ? x : p0 * std::expm1(x); });
-    case UnaryOp::Sin: return map1<T, T>(out, in, [](T x) { return std::sin(x); });
-    case UnaryOp::Cos: return map1<T, T>(out, in, [](T x) { return std::cos(x); });
+    case UnaryOp::Sin:
+      if constexpr (std::is_same_v<T, float>)
+        return map1_trig(out, in, [](float x) { return sin_f32(x); }, [](float x) { return std::sin(x); });
+      else return map1<T, T>(out, in, [](T x) { return std::sin(x); });
+    case UnaryOp::Cos:
+      if constexpr (std::is_same_v<T, float>)
+        return map1_trig(out, in, [](float x) { return cos_f32(x); }, [](float x) { return std::cos(x); });
+      else return map1<T, T>(out, in, [](T x) { return std::cos(x); });
     case UnaryOp::Erf: return map1<T, T>(out, in, [](T x) { return std::erf(x); });
     case UnaryOp::Clamp:
       return map1<T, T>(out, in, [p0, p1](T x) { return x < p0 ? p0 : (x > p1 ? p1 : x); });

@@ -1,6 +1,6 @@
-// exp and erf for float32 written as straight-line arithmetic, so that GCC vectorizes the
-// loops that call them (a call to libm's expf or erff keeps a loop scalar: one element per
-// call). Both are within a few ulp of libm; tests/tensor/cpu/test_fast_math.cpp measures
+// exp, erf, sin and cos for float32 written as straight-line arithmetic, so that GCC
+// vectorizes the loops that call them (a call to libm's expf or sinf keeps a loop scalar: one
+// element per call). All are within a few ulp of libm; tests/tensor/cpu/test_fast_math.cpp measures
 // the error over the whole float range that matters. Double keeps libm everywhere.
 #pragma once
 
@@ -84,6 +84,64 @@ inline float erf_f32(float x) {
   q = q * x2 + -7.37332916720468e-03f;
   q = q * x2 + -1.42647390514189e-02f;
   return xc * p / q;
+}
+
+// sin and cos for float32, for |x| ≤ kTrigMax (beyond it callers take libm: see
+// tensor/cpu/elementwise.cpp). The argument is reduced by multiples of π/2 in double:
+//   n = round(x · 2/π),  r = x − n · π/2 ∈ [−π/4, π/4]
+// with π/2 split as fdlibm splits it (e_rem_pio2.c): kPio2Hi holds its first 33 bits, so that
+// n · kPio2Hi is exact for |n| < 2^20, and kPio2Lo = π/2 − kPio2Hi to double precision. r is
+// then exact to about 2^-66, well inside float's precision even where sin x is near 0.
+// sin r and cos r are their Taylor series in double up to r⁹ and r¹⁰: the first terms left
+// out are below (π/4)^11 / 11! ≈ 1.8e-9 and (π/4)^12 / 12! ≈ 1.2e-10, under a tenth of a float
+// ulp. So the results are libm's, but for the final rounding to float.
+inline constexpr float kTrigMax = 524288.0f;  // 2^19: |n| < 2^19 · 2/π < 2^20
+
+// x -> r, and the quadrant n mod 4 in `quadrant`
+[[gnu::always_inline]] inline double trig_reduce(float x, int64_t& quadrant) {
+  constexpr double k2OverPi = 0.63661977236758134308;
+  constexpr double kPio2Hi = 1.57079632673412561417e+00;  // 0x3FF921FB54400000
+  constexpr double kPio2Lo = 6.07710050650619224932e-11;  // 0x3DD0B4611A626331
+  // round(x · 2/π) by the 1.5 · 2^52 trick (exp_reduced's, in double); the low bits of the
+  // sum are then 2^51 + n, whose last two are n mod 4 for either sign of n.
+  constexpr double kRound = 6755399441055744.0;
+  const double xd = double(x);
+  const double big = xd * k2OverPi + kRound;
+  const double n = big - kRound;
+  quadrant = std::bit_cast<int64_t>(big) & 3;
+  return (xd - n * kPio2Hi) - n * kPio2Lo;
+}
+
+// sin r and cos r for |r| ≤ π/4
+[[gnu::always_inline]] inline double sin_taylor(double r) {
+  const double r2 = r * r;
+  return r + r * r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362880))));
+}
+[[gnu::always_inline]] inline double cos_taylor(double r) {
+  const double r2 = r * r;
+  return 1.0 + r2 * (-0.5 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
+                                                                      r2 * (-1.0 / 3628800)))));
+}
+
+// sin x = sin r, cos r, −sin r, −cos r in quadrants 0, 1, 2, 3; cos x is sin of the next one.
+// Both series are computed and one is picked by a bit mask, and the sign is flipped by xor
+// into the sign bit ((q & 2) << 62 is 2^63 or 0): with no branch, and no conversion from
+// int64 (which AVX2 lacks), the loops that call these vectorize.
+[[gnu::always_inline]] inline float sin_of_quadrant(double r, int64_t q) {
+  const int64_t s = std::bit_cast<int64_t>(sin_taylor(r));
+  const int64_t c = std::bit_cast<int64_t>(cos_taylor(r));
+  const int64_t odd = -(q & 1);  // all ones in quadrants 1 and 3
+  return float(std::bit_cast<double>(((c & odd) | (s & ~odd)) ^ ((q & 2) << 62)));
+}
+inline float sin_f32(float x) {
+  int64_t q;
+  const double r = trig_reduce(x, q);
+  return sin_of_quadrant(r, q);
+}
+inline float cos_f32(float x) {
+  int64_t q;
+  const double r = trig_reduce(x, q);
+  return sin_of_quadrant(r, q + 1);
 }
 
 // The kernels' entry points: the float32 forms above for float, libm for double (double is

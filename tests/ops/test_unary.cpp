@@ -157,3 +157,25 @@ TEST_CASE("unary ops: errors name the op", "[ops][unary][errors]") {
   CHECK(error_message([&] { sqrt(i); }) == "sqrt: needs a floating tensor, got int64");
   CHECK(error_message([] { log(Tensor()); }) == "log: got an undefined tensor");
 }
+
+TEST_CASE("sin, cos in float32: vectorized below 2^19, libm's beyond, any strides",
+          "[ops][unary]") {
+  // A [40, 50] tensor: its first 1000 entries in [-13.5, 13.5], the rest up to about ±1.5e8,
+  // so that some blocks of 256 hold entries past 2^19 = 524288, where the kernel takes libm's
+  // sinf and cosf, and some do not; read whole, and transposed (the strided loop).
+  std::vector<double> xs;
+  for (int i = 0; i < 2000; ++i)
+    xs.push_back(i < 1000 ? (i - 500) / 37.0 : std::ldexp(double(i) - 1499.5, i % 21) / 7.0);
+  const Tensor x = from_vector(xs, {40, 50}).to(kFloat32);
+  for (const Tensor& in : {x, x.t()}) {
+    const std::vector<float> xv = in.contiguous().to_vector<float>();
+    const std::vector<float> s = sin(in).contiguous().to_vector<float>();
+    const std::vector<float> c = cos(in).contiguous().to_vector<float>();
+    double worst = 0;
+    for (size_t i = 0; i < xv.size(); ++i) {
+      worst = std::max(worst, std::fabs(double(s[i]) - std::sin(double(xv[i]))));
+      worst = std::max(worst, std::fabs(double(c[i]) - std::cos(double(xv[i]))));
+    }
+    CHECK(worst < 1.2e-7);  // one float ulp at 1
+  }
+}

@@ -57,3 +57,35 @@ TEST_CASE("erf_f32 is within 5e-7 of erf everywhere", "[cpu][fast_math]") {
   CHECK(erf_f32(std::numeric_limits<float>::infinity()) == Approx(1.0f).margin(1e-7));
   CHECK(std::isnan(erf_f32(std::numeric_limits<float>::quiet_NaN())));
 }
+
+TEST_CASE("sin_f32 and cos_f32 are within 1 ulp of libm's over |x| <= kTrigMax",
+          "[cpu][fast_math]") {
+  // Error in float ulps at the exact value (computed in double); both measured 0.53 ulp at
+  // most, the final rounding to float and a little more. Dense near 0, then sparser out to
+  // 2^19, where the reduction by π/2 is at its longest.
+  auto ulps = [](float got, double want) {
+    const float w = float(std::fabs(want));
+    const double ulp = double(std::nextafter(w, 2 * w + 1) - w);
+    return std::fabs(double(got) - want) / ulp;
+  };
+  double worst = 0;
+  auto check = [&](float x) {
+    worst = std::max(worst, ulps(sin_f32(x), std::sin(double(x))));
+    worst = std::max(worst, ulps(cos_f32(x), std::cos(double(x))));
+  };
+  for (float x = -20.0f; x < 20.0f; x += 0.0003f) check(x);
+  for (float x = 20.0f; x < kTrigMax; x *= 1.0001f) {
+    check(x);
+    check(-x);
+  }
+  // Close to multiples of π/2, where sin or cos nearly cancels: the floats nearest n π/2.
+  for (int n = 1; n < 2000; ++n) {
+    const float x = float(n * 1.5707963267948966);
+    for (float y : {x, std::nextafter(x, 0.0f), std::nextafter(x, 1e9f)}) check(y);
+  }
+  CHECK(worst < 1.0);
+  CHECK(sin_f32(0.0f) == 0.0f);
+  CHECK(cos_f32(0.0f) == 1.0f);
+  CHECK(std::isnan(sin_f32(std::numeric_limits<float>::quiet_NaN())));
+  CHECK(std::isnan(cos_f32(std::numeric_limits<float>::infinity())));
+}

@@ -1,11 +1,17 @@
-#include "nn/attention/running_max.h"
-
+// running_max: the running (prefix) maximum along one dim, m_i = max(x_0, ..., x_i), used as a
+// shift by attentions that keep prefix sums of exponentials: causal exp linear attention
+// (nn/attention/linear_attention.cpp) and ELiTA's prefix softmax (ops/prefix_softmax_scan.cpp).
+// A shift that cancels between numerator and denominator changes no value, so it carries no
+// gradient: the result is detached.
 #include <algorithm>
 #include <vector>
 
-namespace attic::nn {
+#include "ops/helpers.h"
 
-// x [..., N, ...] -> the same shape, prefix maxima along dim
+namespace attic {
+
+// x [..., N, ...], dim -> the same shape, detached. There is no prefix-max kernel: the values
+// go through the host, linear in the number of elements and cheap next to the sums it shifts.
 Tensor running_max(const Tensor& x, int64_t dim) {
   ATTIC_CHECK(x.defined() && x.dim() > 0, "running_max: x needs at least one dim");
   dim = dim < 0 ? dim + x.dim() : dim;
@@ -20,4 +26,4 @@ Tensor running_max(const Tensor& x, int64_t dim) {
   return from_vector(m, rows.shape()).to(x.dtype()).to(x.device()).transpose(dim, x.dim() - 1).contiguous();
 }
 
-}  // namespace attic::nn
+}  // namespace attic
