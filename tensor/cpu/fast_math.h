@@ -128,10 +128,10 @@ inline constexpr float kTrigMax = 524288.0f;  // 2^19: |n| < 2^19 · 2/π < 2^20
 // into the sign bit ((q & 2) << 62 is 2^63 or 0): with no branch, and no conversion from
 // int64 (which AVX2 lacks), the loops that call these vectorize.
 [[gnu::always_inline]] inline float sin_of_quadrant(double r, int64_t q) {
-  const int64_t s = std::bit_cast<int64_t>(sin_taylor(r));
-  const int64_t c = std::bit_cast<int64_t>(cos_taylor(r));
-  const int64_t odd = -(q & 1);  // all ones in quadrants 1 and 3
-  return float(std::bit_cast<double>(((c & odd) | (s & ~odd)) ^ ((q & 2) << 62)));
+  const uint64_t s = std::bit_cast<uint64_t>(sin_taylor(r));
+  const uint64_t c = std::bit_cast<uint64_t>(cos_taylor(r));
+  const uint64_t odd = uint64_t(0) - uint64_t(q & 1);  // all ones in quadrants 1 and 3
+  return float(std::bit_cast<double>(((c & odd) | (s & ~odd)) ^ (uint64_t(q & 2) << 62)));
 }
 inline float sin_f32(float x) {
   int64_t q;

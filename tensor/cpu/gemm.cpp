@@ -191,10 +191,19 @@ struct Part {
 // 512 x 128 x 768 dW (the c_fc dW of the C = 128 GPT) on an AMD EPYC (family 25, model 1,
 // 32 KiB L1) at 1 and 2 threads; at 512 B (8 sets) and 1 KiB (4 sets) the two were within
 // that host's noise.
+// Nor is a k-major A read in place when C's block has kPackedKmajorN columns or more: each
+// packed strip then serves N / NR >= 16 micro-kernel calls (on AVX2), and the A block is
+// swept as often, which its kc scattered lines serve worse than one contiguous strip. On
+// that AMD EPYC, in paired trials against reading in place (medians of 15-21, interleaved
+// call by call), the C = 256, 384 and 768 GPT's dW products ran 2-20 % faster packed at 1
+// thread and 1-21 % at 2 (768 x 768 x 768: 10-14 % and 20 %); at N = 128 (the C = 128 GPT's
+// c_attn, c_fc and attn c_proj dW) packing measured -6 to +4 %, and they stay in place.
+constexpr int64_t kPackedKmajorN = 256;
 template <class T, bool RowsA>
-bool reads_a_in_place(int64_t rsa, int64_t csa) {
+bool reads_a_in_place(int64_t N, int64_t rsa, int64_t csa) {
   const int64_t a_pitch = RowsA ? rsa : csa;
   const int64_t crowded = RowsA ? 4096 : 2048;  // bytes of pitch that crowd the strip's lines
+  if (!RowsA && N >= kPackedKmajorN) return false;
   return (RowsA ? csa == 1 : rsa == 1) && (a_pitch * int64_t(sizeof(T))) % crowded != 0;
 }
 
@@ -321,7 +330,7 @@ template <class T, int NV, bool RowsA>
 void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
                   const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc, Part part) {
   using Bk = Blocking<T, NV>;
-  const bool direct = reads_a_in_place<T, RowsA>(rsa, csa);
+  const bool direct = reads_a_in_place<T, RowsA>(N, rsa, csa);
   const bool direct_b = reads_b_in_place<T, NV>(M, N, rsb, csb);
   // A k-major A read in place touches a whole line per k step (for MR values of it), twice
   // a row-major strip's footprint in L1 beside the B strip; a shorter KC keeps both in L1

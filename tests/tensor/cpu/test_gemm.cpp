@@ -133,14 +133,16 @@ TEST_CASE("gemm: matches gemm_naive on row-major operands, double", "[cpu][gemm]
 TEST_CASE("gemm: transposed and padded strides cost nothing in correctness", "[cpu][gemm]") {
   // 100x40x600 reads a transposed A where it lies (as the GPT's dW = dYᵀ X does) over three
   // KC blocks; 1024x20x100 and 512x20x100 with a transposed A have its columns 4 KiB and
-  // 2 KiB apart in float (twice that in double), so the k-major A is packed.
+  // 2 KiB apart in float (twice that in double), so the k-major A is packed; 100x260x600 with
+  // a transposed A has 260 columns of C, enough for its k-major A to be packed too.
   // 130x64x300: few rows (10 strips, the last one shifted, with AVX-512's MR = 14) and whole
   // strips of columns, so a row-major (or padded) B is read where it lies too, over two KC
   // blocks. 47x64x300 does the same with every target's tile (MR = 5 on NEON, 6 on AVX2 and
   // SSE, 14 on AVX-512; NR = 8 to 32): at most 10 strips, the last one partial.
   const std::vector<Dims> shapes = {{7, 13, 5},      {257, 129, 65},  {1, 700, 300},
                                     {768, 128, 384}, {100, 40, 600},  {1024, 20, 100},
-                                    {512, 20, 100},  {130, 64, 300},  {47, 64, 300}};
+                                    {512, 20, 100},  {100, 260, 600}, {130, 64, 300},
+                                    {47, 64, 300}};
   const Layout layouts[] = {Layout::RowMajor, Layout::Transposed, Layout::Padded};
   with_1_and_2_threads([&] {
     for (Dims d : shapes)
