@@ -13,7 +13,7 @@
 #   make compare-attention  the laptop GPT with softmax, linear_elu and linear_exp attention,
 #                        trained in turn, in one table and one picture (attic compare)
 #   make compare-elita   the ELiTA write-up's experiment: a GPT against the ELiTA LM at
-#                        sequence 256 (about 7 minutes on 2 cores)
+#                        sequence 256 (about 4 minutes on 2 cores)
 #   make compare-linformer  the laptop GPT with softmax, Linformer prefix and Linformer leaky
 #                        attention (the leak of the compressed causal mask, seen in val loss)
 #   make compare-reflex  the reflex fork's experiments: classic, reflex and route attention on
