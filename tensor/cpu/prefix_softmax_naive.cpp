@@ -15,6 +15,8 @@ struct Row {
   double q = 0;
 };
 
+// s, d, r [L, N], v [L, N, A], line l, row i -> that row: p_j = e^{r_i + s_j − mx} / den,
+// q = e^{d_i − mx} / den, mx the largest of the i + 2 logits
 template <class T>
 Row row_of(int64_t N, int64_t A, const T* s, const T* d, const T* r, const T* v, int64_t l,
            int64_t i) {
