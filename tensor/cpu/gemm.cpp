@@ -198,7 +198,9 @@ struct Part {
 // call by call), the C = 256, 384 and 768 GPT's dW products ran 2-20 % faster packed at 1
 // thread and 1-21 % at 2 (768 x 768 x 768: 10-14 % and 20 %); at N = 128 (the C = 128 GPT's
 // c_attn, c_fc and attn c_proj dW) packing measured -6 to +4 %, and they stay in place.
-constexpr int64_t kPackedKmajorN = 256;
+// That was the 6 x 16 tile of 16 vector registers; with 32 (AVX-512, NEON) the in-place
+// k-major A keeps its measured paths, the wide tile's a_strip_outer among them.
+constexpr int64_t kPackedKmajorN = kVecRegs == 16 ? 256 : INT64_MAX;
 template <class T, bool RowsA>
 bool reads_a_in_place(int64_t N, int64_t rsa, int64_t csa) {
   const int64_t a_pitch = RowsA ? rsa : csa;
