@@ -53,6 +53,17 @@ void for_each_line(int64_t B, int64_t H, int64_t N, int64_t A, const Line& line)
   });
 }
 
+// The line's decays and key weights, both ≤ 1, for N ≥ 1: decay[i] = e^{m_{i−1} − m_i}
+// (decay[0] = 1) and w[i] = e^{s_i − m_i}, w holding s_i (at unit stride) on entry.
+template <class T>
+void decays_and_weights(int64_t N, const T* m, T* decay, T* w) {
+  decay[0] = 1;
+#pragma omp simd
+  for (int64_t i = 1; i < N; ++i) decay[i] = vexp_nonpos<T>(m[i - 1] - m[i]);
+#pragma omp simd
+  for (int64_t i = 0; i < N; ++i) w[i] = vexp_nonpos<T>(w[i] - m[i]);
+}
+
 }  // namespace
 
 // y [B, H, N, A] (unit stride in A), m, a, b [B, H, N] contiguous; s, d, r [B, H, N] any
@@ -84,13 +95,10 @@ void CpuBackend::prefix_softmax(const KTensor& y, const KTensor& m, const KTenso
         run = std::max(run, w[i]);
         ml[i] = run;
       }
-      decay[0] = 1;
-#pragma omp simd
-      for (int64_t i = 1; i < N; ++i) decay[i] = vexp_nonpos<T>(ml[i - 1] - ml[i]);
+      decays_and_weights(N, ml, decay, w);
 #pragma omp simd
       for (int64_t i = 0; i < N; ++i) {
         const T rm = al[i] + ml[i], Mi = rm > be[i] ? rm : be[i];
-        w[i] = vexp_nonpos<T>(w[i] - ml[i]);
         al[i] = vexp_nonpos<T>(rm - Mi);
         be[i] = vexp_nonpos<T>(be[i] - Mi);
       }
@@ -138,11 +146,7 @@ void CpuBackend::prefix_softmax_backward(const KTensor& ds, const KTensor& dd, c
       T *decay = buf.data(), *w = decay + N, *Gs = w + N;
       const T *sl = Si.line(bi, hi), *ml = Mi.line(bi, hi);
       for (int64_t j = 0; j < N; ++j) w[j] = sl[j * Si.sn];
-      decay[0] = 1;
-#pragma omp simd
-      for (int64_t j = 1; j < N; ++j) decay[j] = vexp_nonpos<T>(ml[j - 1] - ml[j]);
-#pragma omp simd
-      for (int64_t j = 0; j < N; ++j) w[j] = vexp_nonpos<T>(w[j] - ml[j]);
+      decays_and_weights(N, ml, decay, w);
       const T *gl = G.line(bi, hi), *vl = V.line(bi, hi), *yl = Y.line(bi, hi);
       const T *al = Ai.line(bi, hi), *bl = Bi.line(bi, hi);
       T *dsl = DS.line(bi, hi), *ddl = DD.line(bi, hi), *drl = DR.line(bi, hi);
