@@ -4,12 +4,13 @@
 //       GFLOP/s of the packed GEMM and of the naive loop, and % of peak, at square sizes and
 //       at the laptop recipe's shapes in the forward and the transposed backward layouts.
 //   attic bench train --preset=cpu|gpu-size [--attention=softmax] [--device=cpu|cuda]
-//                     [--threads=N] [--iters=100] [--json]
+//                     [--threads=N] [--iters=100] [--products] [--json]
 //                     [--batch_size= --block_size= --n_layer= --n_head= --n_embd= --dropout=]
 //       ms per training step (forward, backward, clipping, AdamW) of the GPT recipe, or of
 //       the preset with any of its shape's fields replaced; page faults per step, the peak
 //       memory attic's allocator held (tensor/memory.h) and the process's peak RSS
-//       (cli/bench_train.cpp).
+//       (cli/bench_train.cpp). --products: also the step's matrix products replayed alone
+//       after each step (tensor/cpu/gemm_trace.h), and the step's time over theirs.
 //   attic bench train --sweep [--threads=N] [--iters=10]
 //       the same at n_embd 128, 256, 384, 768 (block 64) and block 64, 256, 1024 (n_embd 128).
 //   attic bench attention [--max_n=4096] [--softmax_max_n=8192] [--threads=N] [--json]
@@ -159,7 +160,7 @@ int bench(const std::vector<std::string>& args) {
   // bench train: a shape field not given keeps the preset's value
   int64_t batch_size = 0, n_layer = 0, n_head = 0, n_embd = 0;
   double dropout = 0;
-  bool sweep = false;
+  bool sweep = false, products = false;
   Options opts;
   opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train").int_range(0, kMaxThreads);
   opts.bind("json", json, "one JSON object per line");
@@ -187,6 +188,7 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("n_embd", n_embd, "train: replaces the preset's").int_range(1, kMax);
   opts.bind("dropout", dropout, "train: replaces the preset's").float_range(0, 1, false, /*hi_open=*/true);
   opts.bind("sweep", sweep, "train: n_embd 128..768 and block 64..1024 in turn");
+  opts.bind("products", products, "train: also time the step's matrix products alone, replayed");
   std::ostringstream quiet;
   if (!parse_command_line(opts, {args.begin() + 1, args.end()},
                           "usage: attic bench gemm|train|attention|sample|elita|linformer "
@@ -210,7 +212,7 @@ int bench(const std::vector<std::string>& args) {
     return bench_sample(new_tokens, or_else("block_size", block_size, 64), threads, json);
   const Device dev = device_from_flag(device);
   if (sweep) {
-    for (const TrainShape& s : train_sweep()) bench_train(s, attention, dev, threads, iters, warmup, json);
+    for (const TrainShape& s : train_sweep()) bench_train(s, attention, dev, threads, iters, warmup, products, json);
     return 0;
   }
   TrainShape shape = train_preset(preset);
@@ -224,7 +226,7 @@ int bench(const std::vector<std::string>& args) {
                             std::to_string(shape.block_size) + " n_layer=" + std::to_string(shape.n_layer) +
                             " n_head=" + std::to_string(shape.n_head) + " n_embd=" + std::to_string(shape.n_embd);
   return naming_settings("bench train", sizes,
-                         [&] { return bench_train(shape, attention, dev, threads, iters, warmup, json); });
+                         [&] { return bench_train(shape, attention, dev, threads, iters, warmup, products, json); });
 }
 
 }  // namespace attic::cli

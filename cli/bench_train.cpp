@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <optional>
 #include <vector>
 
 #include "data/text_dataset.h"
 #include "models/gpt.h"
 #include "optim/optim.h"
+#include "tensor/cpu/gemm_trace.h"
 #include "tensor/memory.h"
 #include "tensor/threads.h"
 
@@ -80,8 +82,14 @@ std::vector<TrainShape> train_sweep() {
 }
 
 int bench_train(const TrainShape& shape, const std::string& attention, Device device,
-                int64_t threads, int64_t iters, int64_t warmup, bool json) {
+                int64_t threads, int64_t iters, int64_t warmup, bool products, bool json) {
   ATTIC_CHECK(iters > 0 && warmup >= 0, "bench train: iters must be positive and warmup >= 0");
+  ATTIC_CHECK(!products || device == Device::CPU,
+              "bench train: --products replays the CPU's matrix products, got --device=",
+              device_name(device));
+  ATTIC_CHECK(!products || warmup >= 1,
+              "bench train: --products records the products of the last warm-up step, got --warmup=",
+              warmup);
   ATTIC_CHECK(shape.batch_size > 0 && shape.block_size > 0 && shape.n_layer > 0 &&
                   shape.n_head > 0 && shape.n_embd > 0 && shape.n_embd % shape.n_head == 0,
               "bench train: batch_size, block_size, n_layer, n_head and n_embd must be positive "
@@ -120,9 +128,15 @@ int bench_train(const TrainShape& shape, const std::string& attention, Device de
   const auto sync = [device](const Tensor& t) {
     if (device == Device::CUDA) t.reshape({-1}).narrow(0, 0, 1).item<double>();
   };
+  // --products: the products alone, replayed after each timed step so that both see the
+  // same minutes of a machine whose speed drifts.
+  std::vector<double> products_ms;
+  std::optional<cpu::GemmReplay> replay;
   long faults_at_start = 0;
   for (int64_t it = 0; it < warmup + iters; ++it) {
     if (it == warmup) faults_at_start = usage().faults;
+    const bool record = products && it == warmup - 1;
+    if (record) cpu::start_gemm_trace();
     const double c0 = process_cpu_ms();
     const auto t0 = Clock::now();
     Batch b = data.get_batch(Split::Train, B, cfg.block_size, default_generator());
@@ -140,18 +154,32 @@ int bench_train(const TrainShape& shape, const std::string& attention, Device de
     opt.zero_grad();
     sync(last_matrix);
     const double o = since(t3);
+    if (record) replay.emplace(cpu::stop_gemm_trace());
     if (it < warmup) continue;
     ms.push_back(since(t0));
     cpu.push_back(process_cpu_ms() - c0);
     fwd.push_back(f);
     bwd.push_back(g);
     opt_ms.push_back(o);
+    if (replay) {
+      const auto t4 = Clock::now();
+      replay->run();
+      products_ms.push_back(since(t4));
+    }
   }
   const Usage end = usage();
   const double faults_per_step = double(end.faults - faults_at_start) / double(iters);
   const double step = median(ms);
   const double tokens_per_s = double(B * cfg.block_size) / (step / 1000.0);
   const size_t peak = memory_stats(device).peak - held_before;
+  const double products_median = replay ? median(products_ms) : 0.0;
+  char products_json[160] = "";
+  if (replay)
+    std::snprintf(products_json, sizeof products_json,
+                  ", \"gemm_calls\": %zu, \"products_ms\": %.2f, \"products_gflop\": %.4f, "
+                  "\"step_over_products\": %.3f",
+                  replay->calls().size(), products_median, replay->flops() * 1e-9,
+                  step / products_median);
   if (json)
     std::printf("{\"bench\": \"train\", \"preset\": \"%s\", \"attention\": \"%s\", "
                 "\"device\": \"%s\", \"threads\": %d, \"batch_size\": %lld, \"block_size\": %lld, "
@@ -159,12 +187,12 @@ int bench_train(const TrainShape& shape, const std::string& attention, Device de
                 "\"iters\": %lld, \"ms_per_iter\": %.2f, \"tokens_per_s\": %.0f, \"forward_ms\": %.2f, "
                 "\"backward_ms\": %.2f, \"optimizer_ms\": %.2f, \"cpu_ms_per_iter\": %.2f, "
                 "\"page_faults_per_iter\": %.1f, \"peak_memory_bytes\": %zu, "
-                "\"peak_rss_bytes\": %zu}\n",
+                "\"peak_rss_bytes\": %zu%s}\n",
                 shape.name.c_str(), attention.c_str(), device_name(device), num_threads(),
                 (long long)B, (long long)cfg.block_size, (long long)cfg.n_layer,
                 (long long)cfg.n_head, (long long)cfg.n_embd, cfg.dropout, (long long)iters, step,
                 tokens_per_s, median(fwd), median(bwd), median(opt_ms), median(cpu),
-                faults_per_step, peak, end.peak_rss);
+                faults_per_step, peak, end.peak_rss, products_json);
   else
     std::printf("train %s (%s attention) on %s: B %lld, T %lld, %lld layers, %lld heads, C %lld, "
                 "dropout %g; %d threads, %lld iterations: %.2f ms/iter (median), %.0f tokens/s\n"
@@ -177,6 +205,11 @@ int bench_train(const TrainShape& shape, const std::string& attention, Device de
                 tokens_per_s, median(fwd), median(bwd), median(opt_ms), median(cpu),
                 faults_per_step, format_mib(peak).c_str(), device_name(device),
                 format_mib(end.peak_rss).c_str());
+  if (replay && !json)
+    std::printf("  matrix products alone (this step's %zu gemm calls, replayed after each step): "
+                "%.2f ms/iter (median), %.3f GFLOP at %.1f GFLOP/s; the step takes %.2fx their time\n",
+                replay->calls().size(), products_median, replay->flops() * 1e-9,
+                replay->flops() * 1e-6 / products_median, step / products_median);
   return 0;
 }
 

@@ -30,7 +30,10 @@ std::vector<TrainShape> train_sweep();
 // steps after `warmup`, with its phases, CPU time, page faults per step, the peak bytes
 // of attic's allocator beyond what was held before, and the process's peak RSS. One line
 // (or one JSON object) per shape.
+// products (CPU only, warmup >= 1): the last warm-up step's gemm calls are recorded, and
+// after each timed step they are replayed alone (cpu::GemmReplay); adds their median ms,
+// their GFLOP and the step's median over theirs: how far the step is from its GEMM floor.
 int bench_train(const TrainShape& shape, const std::string& attention, Device device,
-                int64_t threads, int64_t iters, int64_t warmup, bool json);
+                int64_t threads, int64_t iters, int64_t warmup, bool products, bool json);
 
 }  // namespace attic::cli

@@ -9,6 +9,7 @@
 
 #include "autograd/gradcheck.h"
 #include "ops/ops.h"
+#include "tensor/threads.h"
 
 namespace attic::testing {
 
@@ -47,6 +48,18 @@ inline bool gradcheck(const std::function<Tensor(const std::vector<Tensor>&)>& f
     return false;
   }
 }
+
+// Sets the thread count for one scope and restores the old one after.
+class ThreadCount {
+ public:
+  explicit ThreadCount(int n) : saved_(num_threads()) { set_num_threads(n); }
+  ~ThreadCount() { set_num_threads(saved_); }
+  ThreadCount(const ThreadCount&) = delete;
+  ThreadCount& operator=(const ThreadCount&) = delete;
+
+ private:
+  int saved_;
+};
 
 // The message of the attic::Error that f throws ("" if it throws none).
 inline std::string error_message(const std::function<void()>& f) {

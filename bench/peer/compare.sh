@@ -65,18 +65,25 @@ echo
 # round runs attic, then each peer, each reporting the median of its ITERS steps. The
 # machine's speed drifts by several percent over a minute (other tenants share it), and
 # alternating spreads that drift over every side. Sets SPEEDUP (attic's over the fastest
-# peer's median) and, per side, the median peak RSS in RSS[side].
+# peer's median) and, per side, the median peak RSS in RSS[side]. ATTIC_ARGS go to attic
+# only: with --products=true the row is followed by the time of attic's matrix products
+# alone (its step's GEMM calls replayed after each step) and what 1.5x the fastest peer
+# would ask of the step.
 declare -A RSS
+ATTIC_ARGS=()
 step_row() {
   local label=$1 t=$2 iters=$3 warmup=$4 rounds=$5
   shift 5
   local -A ms=() rss=()
-  local rounds_ratio=() a best v p side attic_peak=
+  local rounds_ratio=() a best v p side attic_peak= prod= over=
   for ((r = 0; r < rounds; r++)); do
     local line
-    line=$("$ATTIC" bench train "$@" --threads="$t" --iters="$iters" --warmup="$warmup" --json=true)
+    line=$("$ATTIC" bench train "$@" "${ATTIC_ARGS[@]}" --threads="$t" --iters="$iters" \
+             --warmup="$warmup" --json=true)
     a=$(field ms_per_iter <<<"$line")
     ms[attic]+="$a "
+    v=$(field products_ms <<<"$line")
+    [[ -z $v ]] || { prod+="$v "; over+="$(field step_over_products <<<"$line") "; }
     rss[attic]+="$(field peak_rss_bytes <<<"$line") "
     attic_peak=$(field peak_memory_bytes <<<"$line")
     best=
@@ -105,6 +112,15 @@ step_row() {
     printf '        %-11s ms/iter by round: %s\n' "$side" "${ms[$side]}"
     RSS[$side]=$(printf '%s\n' ${rss[$side]} | median)
   done
+  if [[ -n $prod ]]; then
+    local pm target
+    pm=$(printf '%s\n' $prod | median)
+    target=$(awk -v f="$fastest" 'BEGIN { printf "%.2f", f / 1.5 }')
+    printf "        attic's matrix products alone, ms/iter by round: %s(median %s); the step takes\n" \
+      "$prod" "$pm"
+    printf '        %sx their time (median; by round %s); 1.5x the fastest peer asks for %s ms/iter\n' \
+      "$(printf '%s\n' $over | median)" "$over" "$target"
+  fi
   ATTIC_PEAK=$attic_peak
 }
 header() {
@@ -121,6 +137,7 @@ footer() {
 if want 1; then
 echo "== 1. the laptop recipe's training step (4 layers, C 128, block 64, batch 12), $ROUNDS rounds of $ITERS steps"
 header "shape"
+ATTIC_ARGS=(--products=true)
 for t in 1 2; do
   step_row "cpu" "$t" "$ITERS" 5 "$ROUNDS" --preset=cpu
   printf '        memory: attic allocator peak %s MiB; peak RSS attic %s MiB' \
@@ -128,6 +145,7 @@ for t in 1 2; do
   for p in "${PEERS[@]}"; do printf ', %s %s MiB' "$p" "$(mib "${RSS[$p]:-0}")"; done
   echo
 done
+ATTIC_ARGS=()
 footer
 fi
 

@@ -186,6 +186,8 @@ void run_chunks(Job& job) {
 
 }  // namespace
 
+bool in_parallel_for() { return t_in_parallel; }
+
 // [begin, end) in chunks = min(threads, n / grain) pieces; see thread_pool.h.
 void parallel_for(int64_t begin, int64_t end, int64_t grain,
                   const std::function<void(int64_t, int64_t)>& fn) {

@@ -18,4 +18,8 @@ namespace attic::cpu {
 void parallel_for(int64_t begin, int64_t end, int64_t grain,
                   const std::function<void(int64_t, int64_t)>& fn);
 
+// Whether the calling thread is running a chunk of a parallel_for that was split over
+// threads (a pool worker always is): a parallel_for called now runs inline.
+bool in_parallel_for();
+
 }  // namespace attic::cpu

@@ -281,6 +281,32 @@ TEST_CASE("attic bench train prints one JSON line with ms_per_iter and peak memo
   CHECK(what.out == "attic: bench: expected 'attic bench gemm', 'train', 'attention', 'sample', 'elita' or 'linformer', got 'fastest'\n");
 }
 
+TEST_CASE("attic bench train --products replays the step's matrix products alone", "[cli][bench]") {
+  const std::string tiny = "bench train --iters=2 --warmup=1 --threads=1 --n_embd=32 --n_head=2 "
+                           "--block_size=16 --batch_size=2 --n_layer=1 --products=true";
+  Run j = attic_run(tiny + " --json=true");
+  INFO(j.out);
+  CHECK(j.code == 0);
+  CHECK(lines_matching(j.out, "\"peak_rss_bytes\": [1-9][0-9]*, \"gemm_calls\": [1-9][0-9]*, "
+                              "\"products_ms\": [0-9.]+, \"products_gflop\": 0\\.[0-9]{4}, "
+                              "\"step_over_products\": [0-9.]+\\}$").size() == 1);
+  Run text = attic_run(tiny);
+  INFO(text.out);
+  CHECK(text.code == 0);
+  CHECK(lines_matching(text.out, "^  matrix products alone \\(this step's [1-9][0-9]* gemm calls, replayed after "
+                                 "each step\\): [0-9.]+ ms/iter \\(median\\), 0\\.[0-9]{3} GFLOP at [0-9.]+ "
+                                 "GFLOP/s; the step takes [0-9.]+x their time$").size() == 1);
+  // without the flag, neither line nor fields
+  Run plain = attic_run("bench train --iters=1 --warmup=0 --threads=1 --n_embd=32 --n_head=2 --block_size=16 "
+                        "--batch_size=2 --n_layer=1 --json=true");
+  CHECK(plain.code == 0);
+  CHECK(plain.out.find("products") == std::string::npos);
+  Run cold = attic_run("bench train --iters=1 --warmup=0 --products=true");
+  CHECK(cold.code == 2);
+  CHECK(cold.out == "attic: bench train: --products records the products of the last warm-up step, "
+                    "got --warmup=0\n");
+}
+
 TEST_CASE("attic plot speedup draws the sweep's table, one panel per axis", "[cli][bench][viz]") {
   Scratch s;
   std::ofstream(s.path("sweep.tsv")) << "# axis\tvalue\tspeed-up\n"

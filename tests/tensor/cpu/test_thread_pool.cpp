@@ -13,22 +13,7 @@
 
 using namespace attic;
 using attic::testing::error_message;
-
-namespace {
-
-// Sets the thread count for one scope and restores the old one after.
-class ThreadCount {
- public:
-  explicit ThreadCount(int n) : saved_(num_threads()) { set_num_threads(n); }
-  ~ThreadCount() { set_num_threads(saved_); }
-  ThreadCount(const ThreadCount&) = delete;
-  ThreadCount& operator=(const ThreadCount&) = delete;
-
- private:
-  int saved_;
-};
-
-}  // namespace
+using attic::testing::ThreadCount;
 
 TEST_CASE("parallel_for: covers every index exactly once", "[cpu][thread_pool]") {
   struct Range {
