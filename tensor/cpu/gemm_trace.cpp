@@ -8,6 +8,7 @@
 
 #include "tensor/cpu/thread_pool.h"
 #include "tensor/error.h"
+#include "tensor/random.h"
 
 namespace attic::cpu {
 namespace {
@@ -26,12 +27,10 @@ std::pair<int64_t, int64_t> offset_range(int64_t rows, int64_t cols, int64_t rs,
           std::max<int64_t>(r, 0) + std::max<int64_t>(c, 0)};
 }
 
-// Deterministic values in [-1, 1): a 32-bit linear congruential generator's top bits.
-void fill_uniform(std::vector<float>& v, uint32_t seed) {
-  for (float& x : v) {
-    seed = seed * 1664525u + 1013904223u;
-    x = float(seed >> 8) / float(1u << 23) - 1.0f;
-  }
+// Values in [-1, 1), the same for a seed on every run.
+void fill_uniform(std::vector<float>& v, uint64_t seed) {
+  Generator g(seed);
+  for (float& x : v) x = float(2 * g.uniform() - 1);
 }
 
 }  // namespace
@@ -97,8 +96,8 @@ GemmReplay::GemmReplay(std::vector<GemmCall> calls) : calls_(std::move(calls)) {
   b_.resize(size_t(b_size));
   c_size_ = c_size;
   c_.assign(size_t(num_threads()) * size_t(c_size_), 0.0f);
-  fill_uniform(a_, 1u);
-  fill_uniform(b_, 2u);
+  fill_uniform(a_, 1);
+  fill_uniform(b_, 2);
 }
 
 // Each chunk of a nested run writes its own copy of C, as the step's concurrent products
