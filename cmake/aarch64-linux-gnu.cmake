@@ -16,8 +16,8 @@ set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/aarch64-linux-gnu)
 
 # Libraries and headers come from the target's tree only; programs (cmake, the host's tools)
-# from the host. Catch2 v2 is header-only and the same on every target, so tests/ takes it
-# from the host (see catch2.cmake there).
+# from the host. Catch2 comes from the target's tree (or CATCH2_PREFIX), or else the host's
+# Catch2 v2, which is header-only and the same on every target (cmake/catch2.cmake).
 set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)

@@ -1,7 +1,7 @@
 // Shared helpers for attic's Catch2 tests.
 #pragma once
 
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <functional>
 #include <string>

@@ -1,3 +1,5 @@
-// The one Catch2 main, compiled once and linked into every test binary.
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// The one Catch2 main, compiled once and linked into every test program and exercise check.
+#define ATTIC_CATCH2_RUNNER
+#include "tests/catch.h"
+
+int main(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }

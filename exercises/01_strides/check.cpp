@@ -1,7 +1,7 @@
 // Chapter 1 exercise check: the views worked out by hand (strides.cpp) must equal the ones
 // attic's Tensor makes, in shape, strides and offset, and offset_of must find every element.
 // All comparisons are of integers, so they are exact.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <stdexcept>
 

@@ -2,7 +2,7 @@
 // with every kind of strides: contiguous, transposed, sliced with a step, broadcast, expanded
 // (stride 0), with an offset, 0-d and empty. add and mul are one IEEE operation per element in
 // both, so they must agree exactly; exp(x) * y goes through attic's exp, within 1e-5.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <stdexcept>

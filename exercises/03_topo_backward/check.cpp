@@ -1,6 +1,6 @@
 // The check of chapter 3's exercise: topo_order's order, and my_backward's gradients against
 // attic's own backward() (autograd/engine.cpp) on a chain, a diamond and a small network.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <algorithm>
 #include <cmath>

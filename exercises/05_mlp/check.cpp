@@ -1,6 +1,6 @@
 // The check of chapter 5's exercise: MyLinear against nn::Linear, the MLP's parameter names,
 // shapes and function, and train_sgd against the same loop written here.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <string>

@@ -1,6 +1,6 @@
 // The check of chapter 6's exercise: my_adam_step against attic's own optim::AdamW and
 // optim::Adam, step after step, on the parameter and on both moment buffers.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <vector>

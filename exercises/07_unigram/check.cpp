@@ -1,6 +1,6 @@
 // The check of chapter 7's exercise: character counts, the unigram model's val loss on a
 // small text worked out by hand and on tiny Shakespeare, and the characters val lacks.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // Chapter 8 exercise: cross_entropy_loops against attic's cross_entropy and its autograd.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <vector>

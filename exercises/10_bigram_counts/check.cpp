@@ -1,7 +1,7 @@
 // The check of chapter 10's exercise: the counts, the smoothed table and its loss on a small
 // sequence worked out by hand, then on tiny Shakespeare, where the counted table is the
 // best any bigram model can do on train.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 

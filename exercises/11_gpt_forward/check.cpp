@@ -1,7 +1,7 @@
 // The check of chapter 11's exercise: the forward written from the modules against
 // models::GPT's own (outputs and gradients), and the parameter count against
 // GPT::num_params_non_embedding().
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include "gpt_forward.h"
 #include "tensor/threads.h"

@@ -1,6 +1,6 @@
 // The check of chapter 12's exercise: my_generate against GPT::generate, token for token,
 // with two generators of the same seed.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include "data/data.h"
 #include "generate.h"

@@ -1,6 +1,6 @@
 // The check of chapter 13's exercise: compare() on crafted pairs whose answers are known
 // (float64, so that the differences are exactly the ones written).
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <limits>

@@ -1,6 +1,6 @@
 // The check of chapter 14's exercise: my_gemm against the naive loop, for correctness on
 // ragged sizes, and for speed at 512 x 512 x 512 when the build is optimized.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <algorithm>
 #include <chrono>

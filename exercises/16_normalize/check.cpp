@@ -1,7 +1,7 @@
 // The check of chapter 16's exercise: anomaly_report names the division that makes the
 // NaN; normalize with eps is finite, has the right values, and a gradient that anomaly mode
 // accepts and gradcheck confirms.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 

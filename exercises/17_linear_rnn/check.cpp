@@ -1,6 +1,6 @@
 // The check of chapter 17's exercise: the RNN loop against LinearAttention's causal forward,
 // outputs and gradients with respect to x.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include "linear_rnn.h"
 #include "tensor/threads.h"

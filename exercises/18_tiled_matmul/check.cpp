@@ -1,7 +1,7 @@
 // The check of chapter 18's exercise: the tiled C = A Bᵀ against three loops on the CPU, on
 // sizes that are and are not multiples of the tile. Without a GPU it says so and passes;
 // ctest counts that output as skipped.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <cstdio>

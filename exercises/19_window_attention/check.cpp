@@ -2,7 +2,9 @@
 // (a window as long as the sequence is ordinary causal attention), against a window of one
 // (each token sees only itself), and the reach of a window of three; then the whole GPT
 // with --attention=window.
-#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "tests/catch.h"
 
 #include "tensor/threads.h"
 #include "window_attention.h"

@@ -1,6 +1,6 @@
 // The check of chapter 20's exercise: the one-pass prefix against the two-pass definition
 // (the maximum of each prefix found first), on small and on huge scores.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <random>

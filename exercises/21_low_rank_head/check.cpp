@@ -1,7 +1,7 @@
 // The check of chapter 21's exercise: a Linformer head against full attention (k = n with
 // identity projections), against one averaging slot (k = 1), its shape for k < n, and its
 // gradients by gradcheck.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include "autograd/gradcheck.h"
 #include "low_rank_head.h"

@@ -1,7 +1,7 @@
 // The check of chapter 22's exercise: the entropy's two ends (collapsed tokens give 0,
 // orthogonal equal-norm tokens give ln T), its invariance to rotating the channels, and
 // attic's own gram_spectrum + renyi_entropy on random tokens.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 

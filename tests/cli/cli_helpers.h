@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <sys/wait.h>
 
 namespace attic::testing {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 #include <sys/stat.h>
 
 #include "cli/cli_helpers.h"

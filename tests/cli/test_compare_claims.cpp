@@ -1,7 +1,7 @@
 // A compare config's claims (cli/compare_claims.h): parsing, checking against the runs'
 // numbers, the Markdown they add to compare.md, and the config keys claim and task with
 // their errors.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <fstream>
 

@@ -1,5 +1,5 @@
 // The compare config: runs, the keys every run takes, and which of them wins.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <filesystem>
@@ -73,34 +73,34 @@ TEST_CASE("a run takes the base, then the common keys, then the flags, then its 
 TEST_CASE("a bad compare config is an error naming the file and line", "[cli][compare]") {
   Files f;
   const std::string base = "base = base.cfg\n";
-  CHECK_THROWS_WITH(f.parse(base), Catch::Contains("lists no runs"));
-  CHECK_THROWS_WITH(f.parse("a: attention=softmax\n"), Catch::Contains("names no base config"));
+  CHECK_THROWS_WITH(f.parse(base), Catch::Matchers::ContainsSubstring("lists no runs"));
+  CHECK_THROWS_WITH(f.parse("a: attention=softmax\n"), Catch::Matchers::ContainsSubstring("names no base config"));
   CHECK_THROWS_WITH(f.parse(base + "a: attention=softmax\na: attention=linear_elu\n"),
-                    Catch::Contains("cmp.cfg:3: run 'a' is named twice"));
+                    Catch::Matchers::ContainsSubstring("cmp.cfg:3: run 'a' is named twice"));
   CHECK_THROWS_WITH(f.parse(base + "a b: attention=softmax\n"),
-                    Catch::Contains("cmp.cfg:2: a run's name must be"));
+                    Catch::Matchers::ContainsSubstring("cmp.cfg:2: a run's name must be"));
   CHECK_THROWS_WITH(f.parse(base + "a: attention\n"),
-                    Catch::Contains("cmp.cfg:2: expected key=value after 'a:', got 'attention'"));
-  CHECK_THROWS_WITH(f.parse(base + "just words\n"), Catch::Contains("cmp.cfg:2: expected"));
+                    Catch::Matchers::ContainsSubstring("cmp.cfg:2: expected key=value after 'a:', got 'attention'"));
+  CHECK_THROWS_WITH(f.parse(base + "just words\n"), Catch::Matchers::ContainsSubstring("cmp.cfg:2: expected"));
   CHECK_THROWS_WITH(CompareConfig::from_file(f.path("missing.cfg")),
-                    Catch::Contains("cannot read config file"));
+                    Catch::Matchers::ContainsSubstring("cannot read config file"));
 }
 
 TEST_CASE("a run's bad key, attention or out_dir is an error before anything trains", "[cli][compare]") {
   Files f;
   TrainConfig cfg;
   CHECK_THROWS_WITH(f.parse("base = base.cfg\na: attention=nope\n").run_config(0, cfg),
-                    Catch::Contains("attention must be softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route, got 'nope'"));
+                    Catch::Matchers::ContainsSubstring("attention must be softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route, got 'nope'"));
   CHECK_THROWS_WITH(f.parse("base = base.cfg\na: n_layr=3\n").run_config(0, cfg),
-                    Catch::Contains("run 'a'") && Catch::Contains("n_layr"));
+                    Catch::Matchers::ContainsSubstring("run 'a'") && Catch::Matchers::ContainsSubstring("n_layr"));
   CHECK_THROWS_WITH(f.parse("base = base.cfg\na: out_dir=x\n").run_config(0, cfg),
-                    Catch::Contains("each run trains in out_dir/NAME"));
+                    Catch::Matchers::ContainsSubstring("each run trains in out_dir/NAME"));
   CHECK_THROWS_WITH(f.parse("base = base.cfg\na: init_from=resume\n").run_config(0, cfg),
-                    Catch::Contains("trains every run from scratch"));
+                    Catch::Matchers::ContainsSubstring("trains every run from scratch"));
   CHECK_THROWS_WITH(f.parse("base = base.cfg\nn_layr = 3\na: n_layer=3\n").run_config(0, cfg),
-                    Catch::Contains("cmp.cfg:2"));
+                    Catch::Matchers::ContainsSubstring("cmp.cfg:2"));
   CHECK_THROWS_WITH(f.parse("base = nothere.cfg\na: n_layer=3\n").run_config(0, cfg),
-                    Catch::Contains("nothere.cfg"));
+                    Catch::Matchers::ContainsSubstring("nothere.cfg"));
 }
 
 TEST_CASE("config/compare_elita.cfg: a GPT and an ELiTA LM under 300K parameters, equal within 5%, "

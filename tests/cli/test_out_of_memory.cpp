@@ -1,6 +1,6 @@
 // Training that runs out of memory, or is refused threads, ends in one line naming the
 // settings that asked for too much, and exit 2: never std::terminate.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <string>
 

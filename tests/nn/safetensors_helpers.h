@@ -2,7 +2,7 @@
 // from its header and buffer, and exact comparison of tensors.
 #pragma once
 
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -234,7 +234,7 @@ TEST_CASE("safetensors: a hand-made file with a BOOL tensor", "[safetensors]") {
   // the byte count follows the element size of one byte
   CHECK_THAT(load_error(dir, R"({"m":{"dtype":"BOOL","shape":[2,3],"data_offsets":[0,24]}})",
                         std::string(24, '\0')),
-             Catch::Contains("needs 6"));
+             Catch::Matchers::ContainsSubstring("needs 6"));
 }
 
 // ---------------------------------------------------------------- modules

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -61,7 +61,7 @@ TEST_CASE("safetensors: missing, short and oversized files are rejected", "[safe
   TempDir dir;
   const std::string missing = dir.file("nope.safetensors");
   CHECK_THAT(error_message([&] { nn::load_safetensors(missing); }),
-             Catch::StartsWith("load_safetensors: cannot open '" + missing + "': "));
+             Catch::Matchers::StartsWith("load_safetensors: cannot open '" + missing + "': "));
   CHECK_THROWS_AS(nn::load_safetensors(dir.path.string()), Error);  // a directory
 
   const std::string path = dir.file("bad.safetensors");
@@ -137,7 +137,7 @@ TEST_CASE("safetensors: unknown dtypes are rejected", "[safetensors]") {
     CHECK_THAT(load_error(dir, std::string(R"({"h":{"dtype":")") + dtype +
                                    R"(","shape":[],"data_offsets":[0,4]}})",
                           std::string(4, '\0')),
-               Catch::Contains("which attic cannot read"));
+               Catch::Matchers::ContainsSubstring("which attic cannot read"));
   }
 }
 

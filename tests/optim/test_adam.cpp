@@ -1,5 +1,5 @@
 // Adam and AdamW against updates worked out by hand, and one small model trained to the end.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <memory>

@@ -1,5 +1,5 @@
 // clip_grad_norm_: the global gradient norm, and rescaling to max_norm.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 // Optimizer state: what state_dict() holds, and that saving and loading it in the middle of
 // a run changes nothing — the resumed run ends on the same bits as the straight one.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <functional>
 #include <memory>

@@ -1,5 +1,5 @@
 // Learning-rate schedules at the points where their formulas change.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include "helpers.h"
 #include "optim/optim.h"

@@ -1,6 +1,6 @@
 // SGD against updates worked out by hand. Gradients are set directly (set_grad) where that
 // keeps the arithmetic short, and come from backward where the point is the training loop.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include "helpers.h"
 #include "optim/optim.h"

@@ -1,5 +1,5 @@
 // memory_stats: the bytes attic's allocator holds, and the most it held since a reset.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cstdint>
 #include <type_traits>
@@ -47,8 +47,8 @@ TEST_CASE("format_mib writes mebibytes with one decimal", "[tensor][memory]") {
 
 #ifndef ATTIC_WITH_CUDA
 TEST_CASE("memory_stats for CUDA in a build without it is an error", "[tensor][memory]") {
-  CHECK_THROWS_WITH(memory_stats(Device::CUDA), Catch::Contains("built without CUDA"));
-  CHECK_THROWS_WITH(reset_peak_memory(Device::CUDA), Catch::Contains("built without CUDA"));
+  CHECK_THROWS_WITH(memory_stats(Device::CUDA), Catch::Matchers::ContainsSubstring("built without CUDA"));
+  CHECK_THROWS_WITH(reset_peak_memory(Device::CUDA), Catch::Matchers::ContainsSubstring("built without CUDA"));
 }
 #endif
 
@@ -65,12 +65,12 @@ TEST_CASE("numel_of refuses a shape whose element count overflows int64", "[tens
   // 2^62 * 4 wraps to 0 in int64: a tensor of [64, 4, 2^62] would be allocated empty.
   CHECK_THROWS_AS(numel_of({64, 4, int64_t(1) << 62}), OutOfMemory);
   CHECK_THROWS_WITH(numel_of({64, 4, int64_t(1) << 62}),
-                    Catch::Contains("[64, 4, 4611686018427387904]") &&
-                        Catch::Contains("does not fit in int64"));
+                    Catch::Matchers::ContainsSubstring("[64, 4, 4611686018427387904]") &&
+                        Catch::Matchers::ContainsSubstring("does not fit in int64"));
   // The nonzero sizes must fit too: contiguous strides multiply them.
   CHECK_THROWS_AS(numel_of({0, int64_t(1) << 62, 8}), OutOfMemory);
   // A negative size is a plain error, not a lack of memory.
-  CHECK_THROWS_WITH(numel_of({2, -1}), Catch::Contains("[2, -1] has a negative size"));
+  CHECK_THROWS_WITH(numel_of({2, -1}), Catch::Matchers::ContainsSubstring("[2, -1] has a negative size"));
   try {
     numel_of({2, -1});
   } catch (const OutOfMemory&) {
@@ -82,7 +82,7 @@ TEST_CASE("numel_of refuses a shape whose element count overflows int64", "[tens
 TEST_CASE("empty refuses a tensor whose bytes overflow, naming its shape", "[tensor][memory]") {
   // 2^62 elements fit in int64, but 2^62 float32s are 2^64 bytes.
   CHECK_THROWS_WITH(empty({int64_t(1) << 62}),
-                    Catch::Contains("[4611686018427387904]") && Catch::Contains("64 bits"));
+                    Catch::Matchers::ContainsSubstring("[4611686018427387904]") && Catch::Matchers::ContainsSubstring("64 bits"));
   // 2^62 - 16 float32s are 2^64 - 64 bytes: the count fits in 64 bits, but no address space
   // holds it, and rounding it up to an allocator's size class would wrap to a tiny block.
   CHECK_THROWS_AS(empty({(int64_t(1) << 62) - 16}), OutOfMemory);
@@ -95,7 +95,7 @@ TEST_CASE("empty names the shape and the size when the backend has no memory for
   // 2^50 float32s: 4 PiB, more than any machine here can map.
   CHECK_THROWS_AS(empty({int64_t(1) << 25, int64_t(1) << 25}), OutOfMemory);
   CHECK_THROWS_WITH(empty({int64_t(1) << 25, int64_t(1) << 25}),
-                    Catch::Contains("[33554432, 33554432]") && Catch::Contains("4.0 PiB"));
+                    Catch::Matchers::ContainsSubstring("[33554432, 33554432]") && Catch::Matchers::ContainsSubstring("4.0 PiB"));
   // The failed allocation is not counted as held, nor as a peak.
   CHECK(memory_stats(Device::CPU).in_use == before.in_use);
   CHECK(memory_stats(Device::CPU).peak == before.peak);

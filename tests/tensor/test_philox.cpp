@@ -1,6 +1,6 @@
 // Philox4x32-10 (tensor/philox.h) against the known-answer vectors published with Random123
 // (kat_vectors, "philox4x32 10"), and the dropout threshold worked out by hand.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cstdint>
 

@@ -25,7 +25,7 @@
 // where the name is a struct or class, a function, or Class::method (defined in the class
 // body or outside it), and the block is that definition from its first line through its
 // closing brace, optionally with the comment lines directly above it.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <algorithm>
 #include <cctype>

@@ -2,7 +2,7 @@
 // and fed in pieces or at once alike.
 #include <string>
 
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include "util/fnv1a.h"
 

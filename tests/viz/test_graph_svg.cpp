@@ -1,5 +1,5 @@
 // viz/graph_svg: the autograd graph drawn as an SVG, by attic's own layered layout.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -1,5 +1,5 @@
 // SVG line plots: well-formed documents with one polyline per series.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <string>

@@ -1,6 +1,6 @@
 // The fused CPU attention kernel (tensor/cpu/attention.cpp) against attention_naive, its
 // plain-loop reference, forward and backward, over shapes, causal and not.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <algorithm>
 #include <cmath>

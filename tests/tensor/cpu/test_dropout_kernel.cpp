@@ -1,7 +1,7 @@
 // The CPU dropout kernel (tensor/cpu/dropout.cpp, 16 Philox counters at a time) against its
 // plain reference dropout_naive (tensor/cpu/dropout.h): any start, any length, in place, and
 // the backend's threaded call.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,6 +1,6 @@
 // The vectorizable exp and erf of tensor/cpu/fast_math.h against libm, over the inputs that
 // matter, and at the edges (under- and overflow, infinities, NaN).
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <limits>

@@ -1,6 +1,6 @@
 // The fused LayerNorm kernels (tensor/cpu/layer_norm.cpp) against their plain reference
 // (tensor/cpu/layer_norm_naive.h), called through the CPU backend on raw buffers.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <cstdint>

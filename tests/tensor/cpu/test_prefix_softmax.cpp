@@ -3,7 +3,7 @@
 // contiguous operands and on the strided views ELiTA's attention passes (s, d, r with N a
 // stride of 3H, v the head view of [B, N, H·A]), with logits up to ±60; its results the
 // same bits at 1, 2 and 3 threads.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // R) against the general strided reduction of the same file, which the same sum takes when
 // its input is not contiguous. Both add each output's terms in the order of r, in double,
 // so they must agree bit for bit, at any thread count.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cstdint>
 #include <random>

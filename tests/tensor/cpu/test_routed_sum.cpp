@@ -2,7 +2,7 @@
 // routed_sum_backward_naive, on operands laid out as contiguous tensors and as strided views
 // (sources, and the outputs as route's packed form writes them); its results the same bits at
 // 1, 2 and 3 threads.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The CPU decayed prefix sum (tensor/cpu/scan.cpp) against decayed_cumsum_naive.
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 // The fused softmax / log_softmax kernel (tensor/cpu/softmax.cpp) and the ops' backward
 // (ops/softmax.cpp) against their plain reference (tensor/cpu/softmax_naive.h).
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include <catch2/catch.hpp>
+#include "tests/catch.h"
 
 #include <atomic>
 #include <chrono>
