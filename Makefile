@@ -2,10 +2,11 @@
 #   make shakespeare     train the laptop GPT recipe on Shakespeare, then sample from it
 #   make test            Release build in build/, every test
 #   make test-sanitize   the library, the CLI and the tests (not the tutorials' examples and
-#                        exercises) built by clang with AddressSanitizer + UBSan in build-asan/,
-#                        warnings as errors; CPU only (ASan and the CUDA runtime do not mix)
-#   make test-clang      the Release build with clang in build-clang/ (warnings are errors
-#                        there too), every test; CPU only
+#                        exercises) built by clang with AddressSanitizer + UBSan in build-asan/;
+#                        CPU only (ASan and the CUDA runtime do not mix)
+#   make test-clang      the Release build with clang in build-clang/, every test; CPU only
+# Every build target takes CATCH2_PREFIX=DIR (a Catch2 v2 or v3 of your own) and WERROR=ON
+# (warnings as errors: the default under CI=true).
 #   make test-arm        an aarch64 cross build in build-arm/ (cmake/aarch64-linux-gnu.cmake),
 #                        its tests run under qemu-aarch64; ARM_SKIP leaves out the tests it
 #                        matches (a ctest -E regex; empty: none)
@@ -26,14 +27,21 @@
 #                        recipe, and the laptop step built for AVX2 laptops (~35 min)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+# CATCH2_PREFIX=DIR: build the tests against the Catch2 (v2 or v3) installed under DIR
+# instead of the system's, e.g. `make test CATCH2_PREFIX=$$HOME/catch2-v3`.
+CATCH2_PREFIX ?=
+# Warnings are errors in CI (CI=true, as CI runners set it), never in a user's build.
+WERROR ?= $(if $(filter true 1,$(CI)),ON,OFF)
+ATTIC_FLAGS = -DATTIC_WERROR=$(WERROR) -DCATCH2_PREFIX=$(if $(CATCH2_PREFIX),$(abspath $(CATCH2_PREFIX)))
+DEPS = CATCH2_PREFIX='$(CATCH2_PREFIX)' scripts/install-deps.sh
 
 .PHONY: deps configure build exercise shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize test-clang test-arm debug bench-peer clean
 
 deps:
-	@scripts/install-deps.sh
+	@$(DEPS)
 
 configure: deps
-	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release $(ATTIC_FLAGS) $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build build -j$(JOBS)
@@ -84,18 +92,20 @@ test: build
 # clang, so that one build also checks that attic compiles with clang. The tutorials' examples
 # and the exercises call the same library code that the tests do; `make test` runs them.
 test-sanitize:
-	@scripts/install-deps.sh clang libclang-rt-dev
+	@$(DEPS) clang libclang-rt-dev
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-		-DATTIC_SANITIZE=ON -DATTIC_TUTORIALS=OFF -DATTIC_CUDA=OFF $(CMAKE_FLAGS) >/dev/null
+		-DATTIC_SANITIZE=ON -DATTIC_TUTORIALS=OFF -DATTIC_CUDA=OFF $(ATTIC_FLAGS) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build-asan -j$(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j$(JOBS)
 
 # Learners' laptops build with clang as often as with GCC (macOS has only clang).
+# CLANGXX=clang++-16 builds with another clang than the default one.
+CLANGXX ?= clang++
 test-clang:
-	@scripts/install-deps.sh clang
-	@cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
-		-DATTIC_CUDA=OFF $(CMAKE_FLAGS) >/dev/null
+	@$(DEPS) clang
+	@cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(CLANGXX) \
+		-DATTIC_CUDA=OFF $(ATTIC_FLAGS) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build-clang -j$(JOBS)
 	cd build-clang && ctest --output-on-failure -j$(JOBS)
 
@@ -109,16 +119,16 @@ test-clang:
 # takes about 17 minutes on 2 cores (its build 10, its tests 7); with all tests, about 25.
 ARM_SKIP ?=
 test-arm:
-	@scripts/install-deps.sh g++-aarch64-linux-gnu qemu-user
+	@$(DEPS) g++-aarch64-linux-gnu qemu-user
 	@cmake -S . -B build-arm -DCMAKE_BUILD_TYPE=Release -DATTIC_CUDA=OFF \
-		-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake $(CMAKE_FLAGS) >/dev/null
+		-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake $(ATTIC_FLAGS) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build-arm -j$(JOBS)
 	cd build-arm && ctest --output-on-failure -j$(JOBS) $(if $(ARM_SKIP),-E '$(ARM_SKIP)')
 
 # -O0 -g, assert() and libstdc++'s checks on: the build to step through in gdb. Every
 # binary carries attic's gdb pretty-printers; debug/gdb/attic-gdb lets gdb load them.
 debug: deps
-	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug $(ATTIC_FLAGS) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build-debug -j$(JOBS)
 
 # The peer, PyTorch 2 from PyPI (MKL, oneDNN), is installed into build/peer-venv for this
