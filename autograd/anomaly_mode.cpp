@@ -6,7 +6,6 @@
 #include <deque>
 
 #include "autograd/node.h"
-#include "ops/ops.h"
 
 namespace attic::autograd {
 

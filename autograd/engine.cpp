@@ -17,7 +17,6 @@
 
 #include "autograd/anomaly_mode.h"
 #include "autograd/node.h"
-#include "ops/ops.h"
 
 namespace attic::autograd {
 
@@ -46,7 +45,7 @@ static void accumulate(TensorImpl& leaf, Tensor g) {
       return;
     }
   }
-  Tensor next = leaf.grad ? Tensor(leaf.grad) + g : g.clone();
+  Tensor next = leaf.grad ? add_gradients(Tensor(leaf.grad), g) : g.clone();
   leaf.grad = GradMode::is_enabled() ? next.impl_ptr() : next.detach().impl_ptr();
 }
 
@@ -63,7 +62,7 @@ static void add_gradient(Tensor& slot, const Tensor& g) {
              slot.is_contiguous() && slot.dtype() == g.dtype()) {
     slot.add_(g);
   } else {
-    slot = slot + g;
+    slot = add_gradients(slot, g);
   }
 }
 

@@ -4,7 +4,6 @@
 #include <sstream>
 
 #include "autograd/node.h"
-#include "ops/ops.h"
 
 namespace attic::autograd {
 

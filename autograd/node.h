@@ -66,6 +66,12 @@ void connect(Tensor& out, std::shared_ptr<Node> node, const std::vector<Tensor>&
 // Runs the backward pass from root (see engine.cpp).
 void run_backward(const Tensor& root, const Tensor& grad, bool retain_graph, bool create_graph);
 
+// a + b, broadcast and promoted, recorded as a node when grad mode is on (create_graph): how
+// the engine sums two gradients that reach one tensor. It is the library's add, which ops/
+// defines (ops/arith.cpp), as it defines Tensor's own methods (clone, view, add_): the
+// engine names it here and includes nothing above autograd/.
+Tensor add_gradients(const Tensor& a, const Tensor& b);
+
 // Destroying a 100,000-node chain recursively would overflow the stack: nodes and tensors
 // hand their graph pointers to this instead, which frees them one by one in a loop.
 void release_later(std::shared_ptr<Node>&& node);

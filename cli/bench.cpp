@@ -10,7 +10,7 @@
 //       the preset with any of its shape's fields replaced; page faults per step, the peak
 //       memory attic's allocator held (tensor/memory.h) and the process's peak RSS
 //       (cli/bench_train.cpp). --products: also the step's matrix products replayed alone
-//       after each step (tensor/cpu/gemm_trace.h), and the step's time over theirs.
+//       after each step (lab/gemm_trace.h), and the step's time over theirs.
 //   attic bench train --sweep [--threads=N] [--iters=10]
 //       the same at n_embd 128, 256, 384, 768 (block 64) and block 64, 256, 1024 (n_embd 128).
 //   attic bench attention [--max_n=4096] [--softmax_max_n=8192] [--threads=N] [--json]
@@ -166,7 +166,7 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("json", json, "one JSON object per line");
   opts.bind("preset", preset, "train: cpu or gpu-size");
   opts.bind("device", device, "train: cpu or cuda");
-  opts.bind("attention", attention, "train: the GPT's attention (nn/attention/registry.h)");
+  opts.bind("attention", attention, "train: the GPT's attention (models/registry.h)");
   opts.bind("iters", iters, "train: timed steps").int_range(1, kMax);
   opts.bind("warmup", warmup, "train: untimed steps first").int_range(0, kMax);
   opts.bind("peak_gflops_per_core", peak, "gemm: the peak that % of peak refers to")

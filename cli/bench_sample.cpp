@@ -38,7 +38,7 @@ int bench_sample(int64_t new_tokens, int64_t block_size, int64_t threads, bool j
                 "%-12s %8s %12s %12s %8s   %12s %12s %8s\n",
                 (long long)block_size, num_threads(), "attention", "tokens", "cache",
                 "recompute", "speedup", "first window", "recompute", "speedup");
-  for (const nn::AttentionEntry& e : nn::attention_registry()) {
+  for (const models::AttentionEntry& e : models::attention_registry()) {
     models::GPTConfig c;
     c.block_size = block_size;
     c.vocab_size = 65;

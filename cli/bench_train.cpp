@@ -12,7 +12,7 @@
 #include "data/text_dataset.h"
 #include "models/gpt.h"
 #include "optim/optim.h"
-#include "tensor/cpu/gemm_trace.h"
+#include "lab/gemm_trace.h"
 #include "tensor/memory.h"
 #include "tensor/threads.h"
 
@@ -131,12 +131,12 @@ int bench_train(const TrainShape& shape, const std::string& attention, Device de
   // --products: the products alone, replayed after each timed step so that both see the
   // same minutes of a machine whose speed drifts.
   std::vector<double> products_ms;
-  std::optional<cpu::GemmReplay> replay;
+  std::optional<lab::GemmReplay> replay;
   long faults_at_start = 0;
   for (int64_t it = 0; it < warmup + iters; ++it) {
     if (it == warmup) faults_at_start = usage().faults;
     const bool record = products && it == warmup - 1;
-    if (record) cpu::start_gemm_trace();
+    if (record) lab::start_gemm_trace();
     const double c0 = process_cpu_ms();
     const auto t0 = Clock::now();
     Batch b = data.get_batch(Split::Train, B, cfg.block_size, default_generator());
@@ -154,7 +154,7 @@ int bench_train(const TrainShape& shape, const std::string& attention, Device de
     opt.zero_grad();
     sync(last_matrix);
     const double o = since(t3);
-    if (record) replay.emplace(cpu::stop_gemm_trace());
+    if (record) replay.emplace(lab::stop_gemm_trace());
     if (it < warmup) continue;
     ms.push_back(since(t0));
     cpu.push_back(process_cpu_ms() - c0);

@@ -27,7 +27,7 @@ namespace attic::cli {
 
 struct CheckpointInfo {
   std::string config;       // "key = value" lines of the TrainConfig that made it
-  std::string attention = "softmax";  // every block's attention (nn/attention/registry.h)
+  std::string attention = "softmax";  // every block's attention (models/registry.h)
   std::string attention_options;      // and its options, "key=value,..."
   std::string vocabulary;   // the tokenizer's characters in id order
   int64_t iter_num = 0;

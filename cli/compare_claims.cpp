@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <sstream>
 
-#include "cli/compare_report.h"
 #include "tensor/error.h"
 
 namespace attic::cli {

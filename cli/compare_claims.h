@@ -13,11 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "data/digit_mul.h"
+#include "cli/compare_row.h"
 
 namespace attic::cli {
-
-struct CompareRow;
 
 struct Claim {
   std::string lhs_run, lhs_metric, op, rhs_run, rhs_metric;  // op: "<" or ">"

@@ -6,21 +6,11 @@
 #include <string>
 #include <vector>
 
-#include <optional>
-
 #include "cli/compare_claims.h"
-#include "cli/train_run.h"
-#include "data/digit_mul.h"
+#include "cli/compare_row.h"
 #include "util/json.h"
 
 namespace attic::cli {
-
-struct CompareRow {
-  std::string name;       // the run's name in the compare config
-  std::string attention;  // its attention, with options when it has any: "linformer(k=64)"
-  RunResult result;
-  std::optional<ProductScore> score;  // with task = digit_mul: eval --task=digit_mul's
-};
 
 // | run | attention | params | final train | final val | best val | ms/iter | tokens/s | peak memory |
 // then, when rows have scores, | run | exact | R² | MAE | MAPE | unparsable |, then the claims.

@@ -3,7 +3,7 @@
 // pooling of tonyduan/transformer-blocks, src/models.py), elita (the Model2 stack of
 // acosharma/elita-transformer, main.py, as an LM) or linformer (LinformerLM of
 // tatp22/linformer-pytorch). The attention key picks the gpt's or the pooled LM's attention
-// from nn/attention/registry.h. The loop sees only this interface, so train.cpp stays one
+// from models/registry.h. The loop sees only this interface, so train.cpp stays one
 // loop for every model.
 #pragma once
 

@@ -13,7 +13,7 @@
 #include "cli/commands.h"
 #include "models/linformer/enc_dec.h"
 #include "models/transformer/copy_task.h"
-#include "nn/attention/registry.h"
+#include "models/registry.h"
 #include "tensor/threads.h"
 
 namespace attic::cli {
@@ -72,7 +72,7 @@ int seq2seq(const std::vector<std::string>& args) {
     r = models::train_seq2seq(model, o, &std::cout);
   } else {
     ATTIC_CHECK(k == 0, "seq2seq: k is the linformer attention's option, got k ", k, " with attention ", attention);
-    o.model.attention = nn::find_attention(attention).name;
+    o.model.attention = models::find_attention(attention).name;
     r = models::train_copy_task(o, &std::cout);
   }
   std::printf("%s, %lld symbols from 1..%lld, %s attention: final train loss %.4f; held-out "

@@ -8,7 +8,7 @@
 
 #include "cli/command_line.h"
 #include "data/text_dataset.h"
-#include "nn/attention/registry.h"
+#include "models/registry.h"
 #include "optim/schedule.h"
 #include "tensor/error.h"
 #include "util/quote_value.h"
@@ -35,7 +35,7 @@ void TrainConfig::bind(Options& o) {
   o.bind("block_size", block_size, "T, the context length", KeyKind::Model).int_range(1, kMax);
   o.bind("model", model, "gpt, pooled_lm (block_size is then the window L), elita or linformer", KeyKind::Model)
       .non_empty();
-  o.bind("attention", attention, "every block's attention: " + nn::attention_names(), KeyKind::Model)
+  o.bind("attention", attention, "every block's attention: " + models::attention_names(), KeyKind::Model)
       .non_empty();
   o.bind("attention_options", attention_options,
          "the attention's own options, \"key=value,...\" (none for softmax and linear)", KeyKind::Model);
@@ -92,8 +92,8 @@ void TrainConfig::validate() const {
               "reset_optimizer = true needs init_from = resume (a new run has a new optimizer anyway)");
   ATTIC_CHECK(model == "gpt" || model == "pooled_lm" || model == "elita" || model == "linformer",
               "model must be gpt, pooled_lm, elita or linformer, got ", util::quote_value(model));
-  (void)nn::find_attention(attention);  // throws for a name it does not know, listing the known ones
-  ATTIC_CHECK(model != "pooled_lm" || bool(nn::find_attention(attention).make_attention),
+  (void)models::find_attention(attention);  // throws for a name it does not know, listing the known ones
+  ATTIC_CHECK(model != "pooled_lm" || bool(models::find_attention(attention).make_attention),
               "attention ", attention, " is a GPT attention only: model pooled_lm needs one with a "
               "q, k, v form (softmax, linear_elu or linear_exp)");
   ATTIC_CHECK(model == "gpt" || model == "linformer" || attention_options.empty(), "attention_options: the ", model,

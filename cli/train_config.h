@@ -31,7 +31,7 @@ struct TrainConfig {
   int64_t block_size = 1024;
   // model
   std::string model = "gpt";         // or pooled_lm, elita or linformer (cli/lm_factory.h)
-  std::string attention = "softmax";      // every block's: a name from nn/attention/registry.h
+  std::string attention = "softmax";      // every block's: a name from models/registry.h
   std::string attention_options = "";    // its own options, "key=value,..."
   int64_t n_layer = 12;
   int64_t n_head = 12;

@@ -1,8 +1,8 @@
 // nanoGPT's GPT: config, MLP, block and model (models/gpt/), and the attentions a block
-// can hold (nn/attention/registry.h; nanoGPT's own is nn::CausalSelfAttention).
+// can hold (models/registry.h; nanoGPT's own is nn::CausalSelfAttention).
 #pragma once
 
 #include "models/gpt/gpt.h"
 #include "nn/attention/causal_linear_attention.h"
 #include "nn/attention/causal_self_attention.h"
-#include "nn/attention/registry.h"
+#include "models/registry.h"

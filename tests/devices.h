@@ -7,7 +7,7 @@
 
 #include "tensor/backend.h"
 #include "tensor/dtype.h"
-#include "util/asan.h"
+#include "tensor/asan.h"
 
 namespace attic::testing {
 

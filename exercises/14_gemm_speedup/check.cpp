@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "my_gemm.h"
-#include "util/asan.h"
+#include "tensor/asan.h"
 
 namespace {
 

@@ -35,7 +35,7 @@ std::shared_ptr<WindowAttention> copy_of(nn::CausalMixer& softmax, int64_t windo
 TEST_CASE("a window as long as the sequence is causal softmax attention") {
   set_num_threads(1);
   manual_seed(3);
-  auto softmax = nn::make_causal_mixer("softmax", options());
+  auto softmax = models::make_causal_mixer("softmax", options());
   auto mine = copy_of(*softmax, 12);
   const Tensor x = randn({2, 10, 16});
   const Tensor y = mine->forward(x);
@@ -50,7 +50,7 @@ TEST_CASE("a window as long as the sequence is causal softmax attention") {
 
 TEST_CASE("a window of one: each token attends to itself only, so y = c_proj(v)") {
   manual_seed(4);
-  auto softmax = nn::make_causal_mixer("softmax", options());
+  auto softmax = models::make_causal_mixer("softmax", options());
   auto mine = copy_of(*softmax, 1);
   const Tensor x = randn({1, 7, 16});
   const Tensor v = mine->c_attn->forward(x).narrow(2, 32, 16);
@@ -77,7 +77,7 @@ TEST_CASE("with a window of three, position t reads t-2, t-1 and t, nothing earl
 }
 
 TEST_CASE("registered, it runs in the GPT as --attention=window") {
-  nn::register_attention({"window", "sliding-window attention (the chapter 19 exercise)", "",
+  models::register_attention({"window", "sliding-window attention (the chapter 19 exercise)", "",
                           [](const nn::MixerOptions& o) {
                             return std::make_shared<WindowAttention>(o, 4);
                           },

@@ -1,12 +1,12 @@
 #include "models/gpt/block.h"
 
-#include "nn/attention/registry.h"
+#include "models/registry.h"
 
 namespace attic::models {
 
 Block::Block(const GPTConfig& cfg, int64_t layer) {
   ln_1 = register_module("ln_1", std::make_shared<nn::LayerNorm>(cfg.n_embd, cfg.bias));
-  attn = register_module("attn", nn::make_causal_mixer(cfg.attention, mixer_options(cfg, layer)));
+  attn = register_module("attn", models::make_causal_mixer(cfg.attention, mixer_options(cfg, layer)));
   ln_2 = register_module("ln_2", std::make_shared<nn::LayerNorm>(cfg.n_embd, cfg.bias));
   mlp = register_module("mlp", std::make_shared<MLP>(cfg));
 }

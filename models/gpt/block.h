@@ -1,5 +1,5 @@
 // A pre-LayerNorm transformer block (GPT-2, nanoGPT's Block):
-//   x = x + attn(ln_1(x), ctx)     attn: any registered attention (nn/attention/registry.h)
+//   x = x + attn(ln_1(x), ctx)     attn: any registered attention (models/registry.h)
 //   x = x + mlp(ln_2(x))
 #pragma once
 

@@ -16,7 +16,7 @@ struct GPTConfig {
   int64_t n_embd = 768;  // C; each head has hs = C / NH
   double dropout = 0.0;
   bool bias = true;  // biases in Linear and LayerNorm layers
-  // Each block's attention, a name from nn/attention/registry.h, and its own options
+  // Each block's attention, a name from models/registry.h, and its own options
   // ("key=value,..."; see nn/attention/attention_args.h). nanoGPT has "softmax" only.
   std::string attention = "softmax";
   std::string attention_options = "";

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "models/sampling.h"
-#include "nn/attention/registry.h"
+#include "models/registry.h"
 
 namespace attic::models {
 
@@ -15,7 +15,7 @@ void GPTConfig::validate() const {
               block_size, ", ", vocab_size, ", ", n_layer, ", ", n_head, ", ", n_embd, ")");
   ATTIC_CHECK(n_embd % n_head == 0, "GPT: n_embd ", n_embd, " is not a multiple of n_head ", n_head);
   ATTIC_CHECK(dropout >= 0 && dropout < 1, "GPT: dropout must be in [0, 1), got ", dropout);
-  (void)nn::find_attention(attention);
+  (void)models::find_attention(attention);
 }
 
 nn::MixerOptions mixer_options(const GPTConfig& cfg, int64_t layer) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/registry.h"
 #include "nn/attention/attention.h"
 #include "nn/blocks/block_options.h"
 
@@ -20,7 +21,7 @@ struct PooledLMConfig {
   int64_t n_embd = 768;     // d
   int64_t hidden = 0;       // feed-forward width (0: d; its src/train.py uses 768/768)
   double dropout = 0.1;
-  std::string attention = "softmax";  // a name from nn/attention/registry.h
+  std::string attention = "softmax";  // a name from models/registry.h
 
   void validate() const;  // throws attic::Error naming the bad value
 };
@@ -34,7 +35,7 @@ struct EncoderDecoderConfig {
   int64_t n_embd = 32;
   int64_t hidden = 64;
   double dropout = 0.0;
-  std::string attention = "softmax";  // a name from nn/attention/registry.h
+  std::string attention = "softmax";  // a name from models/registry.h
 
   void validate() const;
 };
@@ -48,7 +49,7 @@ nn::BlockOptions block_options(const Config& cfg) {
   o.hidden = cfg.hidden;
   o.num_heads = cfg.n_head;
   o.dropout = cfg.dropout;
-  o.attention = cfg.attention;
+  o.attention = attention_factory(cfg.attention);
   return o;
 }
 

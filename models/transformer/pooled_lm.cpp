@@ -14,7 +14,7 @@ PooledLM::PooledLM(const PooledLMConfig& cfg) : config(cfg) {
   pos = register_module("pos", std::make_shared<nn::PositionalEncoding>(cfg.n_embd, cfg.window, cfg.dropout));
   blocks = register_module("blocks", std::make_shared<nn::ModuleList>());
   for (int64_t i = 0; i < cfg.n_layer; ++i) blocks->push_back(std::make_shared<nn::EncoderBlock>(o));
-  pool = register_module("pool", std::make_shared<nn::PMA>(cfg.n_embd, 1, cfg.n_head, cfg.attention));
+  pool = register_module("pool", std::make_shared<nn::PMA>(cfg.n_embd, 1, cfg.n_head, attention_factory(cfg.attention)));
   head = register_module("head", std::make_shared<nn::Linear>(cfg.n_embd, cfg.vocab_size));
   nn::init::xavier_normal_(head->weight);
   nn::init::zeros_(head->bias);

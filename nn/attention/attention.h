@@ -1,11 +1,12 @@
 // The interface the q, k, v attentions of the Transformer blocks share, so that a block
-// can hold softmax or linear attention behind one pointer; nn/attention/registry.h builds
-// them by name.
+// can hold softmax or linear attention behind one pointer. A block builds its attention
+// with an AttentionFactory; models/registry.h makes one from a name.
 //
-//   auto attn = make_attention("linear_elu", {.dim_q = 32, .dim_k = 32, .dim_v = 32});
+//   auto attn = models::make_attention("linear_elu", {.dim_q = 32, .dim_k = 32, .dim_v = 32});
 //   Tensor y = attn->forward(q, k, v, keep);   // keep: bool, true = attend, false = ignore
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -54,5 +55,8 @@ class Attention : public Module {
   // The name it is registered under ("softmax", "linear_elu", ...).
   virtual std::string name() const = 0;
 };
+
+// Builds a block's attention from the sizes the block gives it (AttentionOptions).
+using AttentionFactory = std::function<std::shared_ptr<Attention>(const AttentionOptions&)>;
 
 }  // namespace attic::nn

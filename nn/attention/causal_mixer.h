@@ -5,7 +5,7 @@
 //
 // and any attention that fits this signature plugs in: softmax (nanoGPT's
 // CausalSelfAttention), linear attention, and the ones registered beside them
-// (nn/attention/registry.h). An attention may also run one token at a time for generation
+// (models/registry.h). An attention may also run one token at a time for generation
 // (start_decoding / step): softmax keeps its keys and values, linear attention its
 // d_k × d_v state, the RNN of Katharopoulos et al. 2020, "Transformers are RNNs".
 #pragma once

@@ -43,4 +43,8 @@ Tensor MultiHeadAttention::forward(const Tensor& q, const Tensor& k, const Tenso
   return fc_o->forward(merge_heads(o));
 }
 
+std::shared_ptr<Attention> make_softmax_attention(const AttentionOptions& options) {
+  return std::make_shared<MultiHeadAttention>(options);
+}
+
 }  // namespace attic::nn

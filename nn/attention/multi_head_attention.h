@@ -24,4 +24,7 @@ class MultiHeadAttention : public Attention {
   Tensor last_weights;      // [B, NH, Tq, Tk] of the last forward, when record_weights
 };
 
+// The default AttentionFactory of every block: a MultiHeadAttention.
+std::shared_ptr<Attention> make_softmax_attention(const AttentionOptions& options);
+
 }  // namespace attic::nn

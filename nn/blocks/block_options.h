@@ -4,9 +4,8 @@
 
 #include <cstdint>
 
-#include <string>
-
 #include "nn/attention/attention.h"
+#include "nn/attention/multi_head_attention.h"
 
 namespace attic::nn {
 
@@ -15,7 +14,9 @@ struct BlockOptions {
   int64_t hidden = 0;      // width of the feed-forward's hidden layer (0: dim)
   int64_t num_heads = 1;
   double dropout = 0.0;    // on the attention weights and on each residual branch
-  std::string attention = "softmax";  // a name from nn/attention/registry.h
+  // Builds the attention: softmax by default; models::attention_factory(name) gives any
+  // registered one with a q, k, v form (models/registry.h).
+  AttentionFactory attention = make_softmax_attention;
   int64_t memory_dim = 0;  // decoder / cross-attention: width of the memory (0: dim)
   bool scale_by_total_width = false;  // softmax: src/blocks.py's 1/√dim_a scale
 

@@ -1,12 +1,11 @@
 #include "nn/blocks/cross_attention_block.h"
 
-#include "nn/attention/registry.h"
 
 namespace attic::nn {
 
 CrossAttentionBlock::CrossAttentionBlock(const BlockOptions& o) {
   ATTIC_CHECK(o.dim > 0, "CrossAttentionBlock: dim must be positive, got ", o.dim);
-  attn = register_module("attn", make_attention(o.attention, o.attention_options(o.mem())));
+  attn = register_module("attn", o.attention(o.attention_options(o.mem())));
   ffn = register_module("ffn", std::make_shared<FeedForward>(o.dim, o.ffn_hidden(), o.dropout));
   sn1 = register_module("sn1", std::make_shared<ScaleNorm>(o.dim));
   sn2 = register_module("sn2", std::make_shared<ScaleNorm>(o.dim));

@@ -1,13 +1,12 @@
 #include "nn/blocks/decoder_block.h"
 
-#include "nn/attention/registry.h"
 
 namespace attic::nn {
 
 DecoderBlock::DecoderBlock(const BlockOptions& o) {
   ATTIC_CHECK(o.dim > 0, "DecoderBlock: dim must be positive, got ", o.dim);
-  self_attn = register_module("self_attn", make_attention(o.attention, o.attention_options(o.dim)));
-  cross_attn = register_module("cross_attn", make_attention(o.attention, o.attention_options(o.mem())));
+  self_attn = register_module("self_attn", o.attention(o.attention_options(o.dim)));
+  cross_attn = register_module("cross_attn", o.attention(o.attention_options(o.mem())));
   ffn = register_module("ffn", std::make_shared<FeedForward>(o.dim, o.ffn_hidden(), o.dropout));
   sn1 = register_module("sn1", std::make_shared<ScaleNorm>(o.dim));
   sn2 = register_module("sn2", std::make_shared<ScaleNorm>(o.dim));

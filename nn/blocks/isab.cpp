@@ -4,7 +4,7 @@
 
 namespace attic::nn {
 
-ISAB::ISAB(int64_t dim, int64_t m, int64_t num_heads, const std::string& attention, bool norm) {
+ISAB::ISAB(int64_t dim, int64_t m, int64_t num_heads, const AttentionFactory& attention, bool norm) {
   ATTIC_CHECK(m > 0, "ISAB: num_points must be positive, got ", m);
   inducing = register_parameter("inducing", empty({m, dim}));
   init::xavier_normal_(inducing);

@@ -14,7 +14,7 @@ namespace attic::nn {
 class ISAB : public Module {
  public:
   ISAB(int64_t dim, int64_t num_points, int64_t num_heads,
-       const std::string& attention = "softmax", bool norm = true);
+       const AttentionFactory& attention = make_softmax_attention, bool norm = true);
   // x [B, N, dim], keep [B, N] (padding of the set) -> [B, N, dim]
   Tensor forward(const Tensor& x, const Tensor& keep = Tensor());
 

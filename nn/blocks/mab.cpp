@@ -1,16 +1,15 @@
 #include "nn/blocks/mab.h"
 
-#include "nn/attention/registry.h"
 #include "nn/init.h"
 
 namespace attic::nn {
 
-MAB::MAB(int64_t dim, int64_t kv_dim, int64_t num_heads, const std::string& attention, bool norm) {
+MAB::MAB(int64_t dim, int64_t kv_dim, int64_t num_heads, const AttentionFactory& attention, bool norm) {
   ATTIC_CHECK(dim > 0 && kv_dim > 0, "MAB: dim and kv_dim must be positive, got ", dim, " and ", kv_dim);
   BlockOptions o;
   o.dim = dim;
   o.num_heads = num_heads;
-  attn = register_module("attn", make_attention(attention, o.attention_options(kv_dim)));
+  attn = register_module("attn", attention(o.attention_options(kv_dim)));
   fc = register_module("fc", std::make_shared<Linear>(dim, dim));
   // kaiming_normal with mode fan_out: σ = √(2 / fan_out); fc is square, so fan_out = fan_in
   init::kaiming_normal_(fc->weight);

@@ -17,7 +17,8 @@ namespace attic::nn {
 class MAB : public Module {
  public:
   // queries of width dim, set elements of width kv_dim
-  MAB(int64_t dim, int64_t kv_dim, int64_t num_heads, const std::string& attention = "softmax",
+  MAB(int64_t dim, int64_t kv_dim, int64_t num_heads,
+      const AttentionFactory& attention = make_softmax_attention,
       bool norm = true);
   // q [B, N, dim], x [B, M, kv_dim], keep [B, M] or [B, N, M] -> [B, N, dim]
   Tensor forward(const Tensor& q, const Tensor& x, const Tensor& keep = Tensor());

@@ -4,7 +4,7 @@
 
 namespace attic::nn {
 
-PMA::PMA(int64_t dim, int64_t k, int64_t num_heads, const std::string& attention, bool norm) {
+PMA::PMA(int64_t dim, int64_t k, int64_t num_heads, const AttentionFactory& attention, bool norm) {
   ATTIC_CHECK(k > 0, "PMA: num_seeds must be positive, got ", k);
   seeds = register_parameter("seeds", empty({k, dim}));
   init::xavier_normal_(seeds);

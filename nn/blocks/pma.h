@@ -11,7 +11,7 @@ namespace attic::nn {
 class PMA : public Module {
  public:
   PMA(int64_t dim, int64_t num_seeds, int64_t num_heads,
-      const std::string& attention = "softmax", bool norm = true);
+      const AttentionFactory& attention = make_softmax_attention, bool norm = true);
   // x [B, N, dim], keep [B, N] -> [B, k, dim]
   Tensor forward(const Tensor& x, const Tensor& keep = Tensor());
 

@@ -8,7 +8,8 @@ namespace attic::nn {
 
 class SAB : public Module {
  public:
-  SAB(int64_t dim, int64_t num_heads, const std::string& attention = "softmax", bool norm = true)
+  SAB(int64_t dim, int64_t num_heads, const AttentionFactory& attention = make_softmax_attention,
+      bool norm = true)
       : mab(register_module("mab", std::make_shared<MAB>(dim, dim, num_heads, attention, norm))) {}
   // x [B, N, dim], keep [B, N] -> [B, N, dim]
   Tensor forward(const Tensor& x, const Tensor& keep = Tensor()) { return mab->forward(x, x, keep); }

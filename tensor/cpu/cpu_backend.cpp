@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tensor/error.h"
-#include "util/asan.h"
+#include "tensor/asan.h"
 
 namespace attic {
 

@@ -16,6 +16,7 @@
 // its partial last strip shifted up to end at A's last row; so is a row-major B when A has
 // only a few strips (see a_in_place and b_in_place).
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <new>
@@ -24,7 +25,6 @@
 
 #include "tensor/cpu/gemm.h"
 #include "tensor/cpu/gemm_pack.h"
-#include "tensor/cpu/gemm_trace.h"
 #include "tensor/cpu/thread_pool.h"
 
 namespace attic::cpu {
@@ -490,18 +490,24 @@ bool takes_wide_tile(int64_t N) {
   else return N % Blocking<T, kWideNV>::NR == 0 && N >= 384;
 }
 
+// The observer of gemm<float> calls (set_gemm_observer), or null.
+std::atomic<GemmObserver> g_observer{nullptr};
+
 }  // namespace
+
+void set_gemm_observer(GemmObserver observer) { g_observer.store(observer); }
+GemmObserver gemm_observer() { return g_observer.load(std::memory_order_acquire); }
 
 // A triangle is skipped by gemm_blocked only; the small loop computes everything, which the
 // contract allows (kLowerC leaves the skipped tiles unspecified, and zeros add nothing).
-// While a gemm trace runs (gemm_trace.h), each float call is recorded first.
+// An observer (set_gemm_observer) sees each float call first.
 template <class T>
 void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa, const T* B,
           int64_t rsb, int64_t csb, T* C, int64_t ldc, Triangle tri, bool accumulate) {
   if (M <= 0 || N <= 0) return;
   if constexpr (std::is_same_v<T, float>)
-    if (gemm_trace_on())
-      record_gemm({M, N, K, rsa, csa, rsb, csb, ldc, tri, accumulate, in_parallel_for()});
+    if (const GemmObserver observe = gemm_observer())
+      observe({M, N, K, rsa, csa, rsb, csb, ldc, tri, accumulate, in_parallel_for()});
   if (K <= 0) {
     if (!accumulate)
       for (int64_t i = 0; i < M; ++i) std::fill(C + i * ldc, C + i * ldc + N, T(0));

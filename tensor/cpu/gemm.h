@@ -33,4 +33,21 @@ void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
           const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc,
           Triangle tri = Triangle::kNone, bool accumulate = false);
 
+// One call of gemm<float>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, tri, accumulate): its
+// sizes and layout, not its data. nested: it ran inside a parallel_for's chunk (attention's
+// products run per head that way), so on one thread while other chunks ran beside it.
+struct GemmCall {
+  int64_t M = 0, N = 0, K = 0, rsa = 0, csa = 0, rsb = 0, csb = 0, ldc = 0;
+  Triangle tri = Triangle::kNone;
+  bool accumulate = false;
+  bool nested = false;
+};
+
+// A function that sees each gemm<float> call before it runs, from whichever thread makes it,
+// or null: measurement code (lab/gemm_trace.h) sets one and clears it; the kernel itself
+// records nothing, and with no observer a call costs one atomic load.
+using GemmObserver = void (*)(const GemmCall&);
+void set_gemm_observer(GemmObserver observer);
+GemmObserver gemm_observer();
+
 }  // namespace attic::cpu

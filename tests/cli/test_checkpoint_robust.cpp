@@ -42,7 +42,7 @@ using Meta = std::map<std::string, std::string>;
 // A command through the shell with a memory cap and a time limit, so that a checkpoint that
 // makes attic build an enormous model shows up as a failure of this test, not of the machine.
 Run guarded_run(const std::string& args) {
-#ifdef ATTIC_ASAN  // util/asan.h: GCC's and clang's AddressSanitizer alike
+#ifdef ATTIC_ASAN  // tensor/asan.h: GCC's and clang's AddressSanitizer alike
   const std::string cap = "";  // AddressSanitizer reserves more address space than any cap
 #else
   const std::string cap = "ulimit -v 4000000; ";

@@ -10,7 +10,7 @@
 #include "nn/attention/positional_encoding.h"
 #include "nn/attention/scale_norm.h"
 #include "nn/attention/keep_mask.h"
-#include "nn/attention/registry.h"
+#include "models/registry.h"
 
 using namespace attic;
 using namespace attic::testing;
@@ -77,14 +77,14 @@ TEST_CASE("MultiHeadAttention: shapes with separate widths, scale options, bad m
         "comparison or .to(kBool)");
   CHECK(error_message([&] { nn::MultiHeadAttention(opts(6, 4)); }) ==
         "MultiHeadAttention: dim_a = 6 and dim_o = 6 must be multiples of num_heads = 4");
-  CHECK(error_message([&] { nn::find_attention("flash"); }) ==
+  CHECK(error_message([&] { models::find_attention("flash"); }) ==
         "attention must be softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route, got 'flash'");
 }
 
 TEST_CASE("attention names: one list, and each q, k, v attention reports its own name",
           "[nn][attention]") {
-  CHECK(nn::attention_names() == "softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route");
-  for (const nn::AttentionEntry& e : nn::attention_registry()) {
+  CHECK(models::attention_names() == "softmax, linear_elu, linear_exp, elita, linformer, classic, reflex or route");
+  for (const models::AttentionEntry& e : models::attention_registry()) {
     INFO(e.name);
     // ELiTA has no queries; a Linformer's E and F are tied to one sequence length n (its
     // own encoder-decoder is models/linformer/enc_dec.h); reflex and route read the
@@ -93,12 +93,12 @@ TEST_CASE("attention names: one list, and each q, k, v attention reports its own
     if (e.name == "elita" || e.name == "linformer" || e.name == "classic" || e.name == "reflex" ||
         e.name == "route") {
       CHECK_FALSE(e.make_attention);
-      CHECK(error_message([&] { nn::make_attention(e.name, opts(8, 2)); }) ==
+      CHECK(error_message([&] { models::make_attention(e.name, opts(8, 2)); }) ==
             "attention " + e.name + " is a GPT attention only: it has no q, k, v form for the Transformer blocks");
       continue;
     }
     REQUIRE(e.make_attention);
-    CHECK(nn::make_attention(e.name, opts(8, 2))->name() == e.name);
+    CHECK(models::make_attention(e.name, opts(8, 2))->name() == e.name);
   }
 }
 

@@ -2,6 +2,7 @@
 // ISAB, PMA. Shapes, permutation symmetries (SAB and ISAB equivariant, PMA invariant, as
 // Lee et al. 2019 prove), masking, and gradcheck of
 // every block in each attention mode.
+#include "models/registry.h"
 #include "module64.h"
 #include "nn/blocks/blocks.h"
 
@@ -17,7 +18,7 @@ nn::BlockOptions block(int64_t dim, const std::string& kind, int64_t mem = 0) {
   o.dim = dim;
   o.hidden = 2 * dim;
   o.num_heads = 2;
-  o.attention = kind;
+  o.attention = models::attention_factory(kind);
   o.memory_dim = mem;
   return o;
 }
@@ -63,16 +64,16 @@ TEST_CASE("SAB and ISAB are permutation-equivariant, PMA is permutation-invarian
     INFO(kind);
     Tensor x = randn({2, 6, 8});
     Tensor xp = permute_rows(x, perm);
-    nn::SAB sab(8, 2, kind);
+    nn::SAB sab(8, 2, models::attention_factory(kind));
     CHECK(max_abs_diff(sab.forward(xp), permute_rows(sab.forward(x), perm)) < 1e-5);
-    nn::ISAB isab(8, 3, 2, kind);
+    nn::ISAB isab(8, 3, 2, models::attention_factory(kind));
     CHECK(max_abs_diff(isab.forward(xp), permute_rows(isab.forward(x), perm)) < 1e-5);
-    nn::PMA pma(8, 2, 2, kind);
+    nn::PMA pma(8, 2, 2, models::attention_factory(kind));
     Tensor pooled = pma.forward(x);
     CHECK(pooled.shape() == Shape{2, 2, 8});
     CHECK(max_abs_diff(pma.forward(xp), pooled) < 1e-5);
     // tonyduan/transformer-blocks' MAB without norms is a different block, still equivariant
-    nn::SAB plain(8, 2, kind, false);
+    nn::SAB plain(8, 2, models::attention_factory(kind), false);
     CHECK(plain.mab->sn_q == nullptr);
     CHECK(max_abs_diff(plain.forward(xp), permute_rows(plain.forward(x), perm)) < 1e-5);
   }
@@ -80,7 +81,7 @@ TEST_CASE("SAB and ISAB are permutation-equivariant, PMA is permutation-invarian
 
 TEST_CASE("PMA: padded set elements have no influence", "[nn][blocks][mask]") {
   for (const std::string kind : kKinds) {
-    nn::PMA pma(4, 1, 2, kind);
+    nn::PMA pma(4, 1, 2, models::attention_factory(kind));
     Tensor x = randn({2, 5, 4});
     Tensor keep = tensor({{1, 1, 1, 0, 0}, {1, 1, 1, 1, 1}}, kBool);
     Tensor x2 = where(logical_not(keep).unsqueeze(-1), randn({2, 5, 4}) * 5.0, x);
@@ -104,16 +105,16 @@ TEST_CASE("every block passes gradcheck in each attention mode", "[nn][blocks][g
     nn::CrossAttentionBlock ca(block(4, kind, 2));
     CHECK(check_block(ca, {leaf64({1, 2, 4}), leaf64({1, 3, 2})},
                       [&](const std::vector<Tensor>& v) { return ca.forward(v[0], v[1], keep); }));
-    nn::MAB mab(4, 2, 2, kind);
+    nn::MAB mab(4, 2, 2, models::attention_factory(kind));
     CHECK(check_block(mab, {leaf64({1, 2, 4}), leaf64({1, 3, 2})},
                       [&](const std::vector<Tensor>& v) { return mab.forward(v[0], v[1], keep); }));
-    nn::SAB sab(4, 2, kind);
+    nn::SAB sab(4, 2, models::attention_factory(kind));
     CHECK(check_block(sab, {leaf64({1, 3, 4})},
                       [&](const std::vector<Tensor>& v) { return sab.forward(v[0]); }));
-    nn::ISAB isab(4, 2, 2, kind);
+    nn::ISAB isab(4, 2, 2, models::attention_factory(kind));
     CHECK(check_block(isab, {leaf64({1, 3, 4})},
                       [&](const std::vector<Tensor>& v) { return isab.forward(v[0], keep); }));
-    nn::PMA pma(4, 1, 2, kind);
+    nn::PMA pma(4, 1, 2, models::attention_factory(kind));
     CHECK(check_block(pma, {leaf64({1, 3, 4})},
                       [&](const std::vector<Tensor>& v) { return pma.forward(v[0], keep); }));
   }

@@ -2,6 +2,7 @@
 // parameter counts, and the symmetries of the Set Transformer blocks.
 #include <iostream>
 
+#include "models/registry.h"
 #include "nn/blocks/blocks.h"
 #include "tensor/threads.h"
 
@@ -27,7 +28,7 @@ int main() {
   Tensor mem = randn({2, 50, 12});  // a memory of 50 rows of width 12
   Tensor latents = randn({2, 4, 16});
   for (const std::string kind : {"softmax", "linear_elu"}) {
-    o.attention = kind;
+    o.attention = models::attention_factory(kind);
     std::cout << kind << ":\n";
     nn::EncoderBlock enc(o);
     nn::DecoderBlock dec(o);

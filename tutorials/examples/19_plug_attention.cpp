@@ -57,10 +57,10 @@ class CausalMean : public nn::CausalMixer {
 int main() {
   set_num_threads(1);
   // 1. One registry line: now --attention=mean works wherever a name is read.
-  nn::register_attention({"mean", "the mean of the values so far (Karpathy, Let's build GPT)", "",
+  models::register_attention({"mean", "the mean of the values so far (Karpathy, Let's build GPT)", "",
                           [](const nn::MixerOptions& o) { return std::make_shared<CausalMean>(o); },
                           nullptr});
-  std::cout << "attentions: " << nn::attention_names() << "\n";
+  std::cout << "attentions: " << models::attention_names() << "\n";
 
   models::GPTConfig cfg;
   cfg.block_size = 16;

@@ -25,8 +25,8 @@ int main() {
   o.n_embd = 128;
   o.n_head = 4;
   o.block_size = 64;
-  auto softmax = nn::make_causal_mixer("softmax", o);
-  auto linear = nn::make_causal_mixer("linear_elu", o);
+  auto softmax = models::make_causal_mixer("softmax", o);
+  auto linear = models::make_causal_mixer("linear_elu", o);
   Tensor x = randn({1, 64, 128});  // [B, T, C]
 
   std::printf("%6s  %18s  %18s\n", "tokens", "softmax KV cache", "linear_elu state");

@@ -1,4 +1,4 @@
-// The GPT's attention socket (nn/attention/causal_mixer.h, nn/attention/registry.h): the
+// The GPT's attention socket (nn/attention/causal_mixer.h, models/registry.h): the
 // default softmax GPT computes exactly nanoGPT's forward with the fused kernel; every
 // registered attention is causal inside the GPT; cached generation draws the same tokens
 // as recomputing the context; blocks see the earlier blocks' inputs; bad names and options
@@ -75,7 +75,7 @@ TEST_CASE("the softmax GPT is nanoGPT's forward, bit for bit, through the fused 
 }
 
 TEST_CASE("every registered attention is causal inside the GPT", "[gpt][socket]") {
-  for (const nn::AttentionEntry& e : nn::attention_registry()) {
+  for (const models::AttentionEntry& e : models::attention_registry()) {
     INFO(e.name);
     manual_seed(4);
     GPT m(tiny(e.name));
@@ -91,7 +91,7 @@ TEST_CASE("every registered attention is causal inside the GPT", "[gpt][socket]"
 
 TEST_CASE("every attention's step state gives forward()'s logits, one token at a time",
           "[gpt][socket][decode]") {
-  for (const nn::AttentionEntry& e : nn::attention_registry()) {
+  for (const models::AttentionEntry& e : models::attention_registry()) {
     INFO(e.name);
     manual_seed(5);
     GPTConfig c = tiny(e.name);
@@ -117,7 +117,7 @@ TEST_CASE("every attention's step state gives forward()'s logits, one token at a
 
 TEST_CASE("cached generation draws the same tokens as recomputing the context, for every attention",
           "[gpt][socket][decode]") {
-  for (const nn::AttentionEntry& e : nn::attention_registry()) {
+  for (const models::AttentionEntry& e : models::attention_registry()) {
     INFO(e.name);
     manual_seed(6);
     GPT m(tiny(e.name));

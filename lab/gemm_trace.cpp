@@ -1,5 +1,5 @@
 // The record of gemm<float> calls and their replay; see gemm_trace.h.
-#include "tensor/cpu/gemm_trace.h"
+#include "lab/gemm_trace.h"
 
 #include <algorithm>
 #include <atomic>
@@ -10,14 +10,22 @@
 #include "tensor/error.h"
 #include "tensor/random.h"
 
-namespace attic::cpu {
+namespace attic::lab {
+
+using cpu::parallel_for;
+
 namespace {
 
-// gemm reads the flag on every call, so it is an atomic read apart from the lock that guards
-// the record; calls from the pool's threads append under the lock.
+// The record; calls from the pool's threads append under the lock.
 std::atomic<bool> g_on{false};
 std::mutex g_mu;
 std::vector<GemmCall> g_calls;
+
+// The GEMM's observer while a record runs.
+void record_gemm(const GemmCall& call) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (g_on.load()) g_calls.push_back(call);
+}
 
 // The lowest and highest element offsets that rows x cols of a strided operand touch, from
 // its element (0, 0): a stride may be negative.
@@ -38,23 +46,21 @@ void fill_uniform(std::vector<float>& v, uint64_t seed) {
 void start_gemm_trace() {
   std::lock_guard<std::mutex> lock(g_mu);
   ATTIC_CHECK(!g_on.load(), "start_gemm_trace: a gemm trace is already running");
+  ATTIC_CHECK(!cpu::gemm_observer(), "start_gemm_trace: another observer watches the GEMM");
   g_calls.clear();
   g_on.store(true);
+  cpu::set_gemm_observer(record_gemm);
 }
 
 std::vector<GemmCall> stop_gemm_trace() {
   std::lock_guard<std::mutex> lock(g_mu);
   ATTIC_CHECK(g_on.load(), "stop_gemm_trace: no gemm trace is running");
+  cpu::set_gemm_observer(nullptr);
   g_on.store(false);
   return std::exchange(g_calls, {});
 }
 
 bool gemm_trace_on() { return g_on.load(std::memory_order_relaxed); }
-
-void record_gemm(const GemmCall& call) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (g_on.load()) g_calls.push_back(call);
-}
 
 // kLowerC: row i has min(i + 1, N) wanted columns; kLowerA: row i sums min(i + 1, K) terms;
 // kUpperA: row i sums max(K - i, 0) terms. Each term is a multiply and an add.
@@ -107,8 +113,8 @@ void GemmReplay::run() {
   if (c_.size() < copies * size_t(c_size_)) c_.assign(copies * size_t(c_size_), 0.0f);
   const auto one = [this](size_t i, size_t copy) {
     const GemmCall& c = calls_[i];
-    gemm<float>(c.M, c.N, c.K, a_.data() + a_base_[i], c.rsa, c.csa, b_.data() + b_base_[i],
-                c.rsb, c.csb, c_.data() + copy * size_t(c_size_), c.ldc, c.tri, c.accumulate);
+    cpu::gemm<float>(c.M, c.N, c.K, a_.data() + a_base_[i], c.rsa, c.csa, b_.data() + b_base_[i],
+                     c.rsb, c.csb, c_.data() + copy * size_t(c_size_), c.ldc, c.tri, c.accumulate);
   };
   for (size_t i = 0; i < calls_.size();) {
     if (!calls_[i].nested) {
@@ -132,4 +138,4 @@ double GemmReplay::flops() const {
   return sum;
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::lab

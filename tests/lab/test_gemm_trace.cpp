@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "helpers.h"
+#include "lab/gemm_trace.h"
 #include "nn/linear.h"
 #include "ops/ops.h"
-#include "tensor/cpu/gemm_trace.h"
 #include "tensor/cpu/thread_pool.h"
 #include "tensor/tensor.h"
 
@@ -28,14 +28,14 @@ TEST_CASE("gemm trace: records each float product's sizes, strides and flags whi
   std::vector<float> a(15, 1.0f), b(21, 1.0f), c(45, 0.0f);
   std::vector<double> ad(15, 1.0), bd(21, 1.0), cd(45, 0.0);
   cpu::gemm<float>(5, 7, 3, a.data(), 1, 5, b.data(), 7, 1, c.data(), 9);  // before: not kept
-  cpu::start_gemm_trace();
-  CHECK(cpu::gemm_trace_on());
+  lab::start_gemm_trace();
+  CHECK(lab::gemm_trace_on());
   cpu::gemm<float>(5, 7, 3, a.data(), 1, 5, b.data(), 7, 1, c.data(), 9, cpu::Triangle::kLowerC,
                    /*accumulate=*/true);
   cpu::gemm<double>(5, 7, 3, ad.data(), 1, 5, bd.data(), 7, 1, cd.data(), 9);  // float only
   cpu::gemm<float>(0, 7, 3, a.data(), 1, 5, b.data(), 7, 1, c.data(), 9);      // no product
-  const std::vector<cpu::GemmCall> calls = cpu::stop_gemm_trace();
-  CHECK_FALSE(cpu::gemm_trace_on());
+  const std::vector<cpu::GemmCall> calls = lab::stop_gemm_trace();
+  CHECK_FALSE(lab::gemm_trace_on());
   REQUIRE(calls.size() == 1);
   const cpu::GemmCall& k = calls[0];
   CHECK((k.M == 5 && k.N == 7 && k.K == 3));
@@ -44,21 +44,21 @@ TEST_CASE("gemm trace: records each float product's sizes, strides and flags whi
   CHECK(k.accumulate);
   CHECK_FALSE(k.nested);
   // after the stop, a new record starts empty
-  cpu::start_gemm_trace();
-  CHECK(cpu::stop_gemm_trace().empty());
+  lab::start_gemm_trace();
+  CHECK(lab::stop_gemm_trace().empty());
 }
 
 TEST_CASE("gemm trace: a product inside a split parallel_for is marked nested",
           "[cpu][gemm][trace]") {
   ThreadCount two(2);
   std::vector<float> a(64 * 64, 0.5f), b(64 * 64, 0.5f), c0(64 * 64), c1(64 * 64);
-  cpu::start_gemm_trace();
+  lab::start_gemm_trace();
   cpu::gemm<float>(64, 64, 64, a.data(), 64, 1, b.data(), 64, 1, c0.data(), 64);
   cpu::parallel_for(0, 2, 1, [&](int64_t lo, int64_t) {
     float* c = lo == 0 ? c0.data() : c1.data();
     cpu::gemm<float>(64, 64, 64, a.data(), 64, 1, b.data(), 64, 1, c, 64);
   });
-  const std::vector<cpu::GemmCall> calls = cpu::stop_gemm_trace();
+  const std::vector<cpu::GemmCall> calls = lab::stop_gemm_trace();
   REQUIRE(calls.size() == 3);
   CHECK_FALSE(calls[0].nested);
   CHECK(calls[1].nested);
@@ -66,24 +66,38 @@ TEST_CASE("gemm trace: a product inside a split parallel_for is marked nested",
 }
 
 TEST_CASE("gemm trace: start twice or stop without a start is an error", "[cpu][gemm][trace]") {
-  cpu::start_gemm_trace();
-  CHECK(error_message([] { cpu::start_gemm_trace(); }) ==
+  lab::start_gemm_trace();
+  CHECK(error_message([] { lab::start_gemm_trace(); }) ==
         "start_gemm_trace: a gemm trace is already running");
-  cpu::stop_gemm_trace();
-  CHECK(error_message([] { cpu::stop_gemm_trace(); }) == "stop_gemm_trace: no gemm trace is running");
+  lab::stop_gemm_trace();
+  CHECK(error_message([] { lab::stop_gemm_trace(); }) == "stop_gemm_trace: no gemm trace is running");
+}
+
+TEST_CASE("gemm trace: it watches the GEMM through the observer hook only while it runs",
+          "[cpu][gemm][trace]") {
+  CHECK(cpu::gemm_observer() == nullptr);
+  lab::start_gemm_trace();
+  CHECK(cpu::gemm_observer() != nullptr);
+  lab::stop_gemm_trace();
+  CHECK(cpu::gemm_observer() == nullptr);
+  // Another observer set: a trace would displace it, so it is refused.
+  cpu::set_gemm_observer([](const cpu::GemmCall&) {});
+  CHECK(error_message([] { lab::start_gemm_trace(); }) ==
+        "start_gemm_trace: another observer watches the GEMM");
+  cpu::set_gemm_observer(nullptr);
 }
 
 TEST_CASE("gemm_call_flops: 2 M N K, less the triangle's terms, counted by hand",
           "[cpu][gemm][trace]") {
   // full: 2 * 4 * 3 * 5
-  CHECK(cpu::gemm_call_flops(call(4, 3, 5, cpu::Triangle::kNone)) == 120);
+  CHECK(lab::gemm_call_flops(call(4, 3, 5, cpu::Triangle::kNone)) == 120);
   // kLowerC, M 4, N 3, K 5: rows keep 1, 2, 3, 3 columns = 9 entries of 5 terms: 2 * 45
-  CHECK(cpu::gemm_call_flops(call(4, 3, 5, cpu::Triangle::kLowerC)) == 90);
+  CHECK(lab::gemm_call_flops(call(4, 3, 5, cpu::Triangle::kLowerC)) == 90);
   // kLowerA, M 4, N 2, K 3: rows sum 1, 2, 3, 3 terms = 9, for 2 columns: 2 * 18
-  CHECK(cpu::gemm_call_flops(call(4, 2, 3, cpu::Triangle::kLowerA)) == 36);
+  CHECK(lab::gemm_call_flops(call(4, 2, 3, cpu::Triangle::kLowerA)) == 36);
   // kUpperA, M 4, N 2, K 3: rows sum 3, 2, 1, 0 terms = 6, for 2 columns: 2 * 12
-  CHECK(cpu::gemm_call_flops(call(4, 2, 3, cpu::Triangle::kUpperA)) == 24);
-  CHECK(cpu::gemm_call_flops(call(4, 2, 0, cpu::Triangle::kNone)) == 0);
+  CHECK(lab::gemm_call_flops(call(4, 2, 3, cpu::Triangle::kUpperA)) == 24);
+  CHECK(lab::gemm_call_flops(call(4, 2, 0, cpu::Triangle::kNone)) == 0);
 }
 
 TEST_CASE("gemm trace: a Linear's forward and backward are 3 products of 2 B Cin Cout flops",
@@ -92,16 +106,16 @@ TEST_CASE("gemm trace: a Linear's forward and backward are 3 products of 2 B Cin
   const int64_t B = 24, Cin = 40, Cout = 56;
   nn::Linear lin(Cin, Cout, /*bias=*/false);
   Tensor x = randn({B, Cin}).requires_grad_();
-  cpu::start_gemm_trace();
+  lab::start_gemm_trace();
   sum(lin(x)).backward();
-  const std::vector<cpu::GemmCall> calls = cpu::stop_gemm_trace();
-  CHECK(cpu::GemmReplay(calls).flops() == 3.0 * 2 * B * Cin * Cout);
+  const std::vector<cpu::GemmCall> calls = lab::stop_gemm_trace();
+  CHECK(lab::GemmReplay(calls).flops() == 3.0 * 2 * B * Cin * Cout);
   // without a gradient for x, only dW
   Tensor z = randn({B, Cin});
   lin.zero_grad();
-  cpu::start_gemm_trace();
+  lab::start_gemm_trace();
   sum(lin(z)).backward();
-  CHECK(cpu::GemmReplay(cpu::stop_gemm_trace()).flops() == 2.0 * 2 * B * Cin * Cout);
+  CHECK(lab::GemmReplay(lab::stop_gemm_trace()).flops() == 2.0 * 2 * B * Cin * Cout);
 }
 
 TEST_CASE("GemmReplay: runs every recorded call inside its buffers, at 1 and 2 threads",
@@ -117,16 +131,16 @@ TEST_CASE("GemmReplay: runs every recorded call inside its buffers, at 1 and 2 t
   };
   for (int threads : {1, 2}) {
     ThreadCount t(threads);
-    cpu::GemmReplay replay(calls);
+    lab::GemmReplay replay(calls);
     replay.run();
     replay.run();
     CHECK(replay.calls().size() == calls.size());
   }
-  cpu::GemmReplay replay(calls);
+  lab::GemmReplay replay(calls);
   double flops = 0;
-  for (const cpu::GemmCall& c : calls) flops += cpu::gemm_call_flops(c);
+  for (const cpu::GemmCall& c : calls) flops += lab::gemm_call_flops(c);
   CHECK(replay.flops() == flops);
   CHECK(error_message([] {
-          cpu::GemmReplay({{4, 8, 2, 2, 1, 8, 1, 5, cpu::Triangle::kNone, false, false}});
+          lab::GemmReplay({{4, 8, 2, 2, 1, 8, 1, 5, cpu::Triangle::kNone, false, false}});
         }) == "GemmReplay: a call of M 4, N 8, K 2, ldc 5 is not a product gemm accepts");
 }

@@ -1,4 +1,4 @@
-#include "nn/attention/registry.h"
+#include "models/registry.h"
 
 #include "models/elita/attention2.h"
 #include "models/linformer/mh_attention.h"
@@ -10,7 +10,7 @@
 #include "nn/attention/multi_head_attention.h"
 #include "tensor/error.h"
 
-namespace attic::nn {
+namespace attic::models {
 
 namespace {
 
@@ -18,46 +18,43 @@ template <class M>
 std::shared_ptr<CausalMixer> mixer(const MixerOptions& o) {
   return std::make_shared<M>(o);
 }
-template <FeatureMap F>
+template <nn::FeatureMap F>
 std::shared_ptr<CausalMixer> linear_mixer(const MixerOptions& o) {
-  return std::make_shared<CausalLinearAttention>(o, F);
+  return std::make_shared<nn::CausalLinearAttention>(o, F);
 }
-template <FeatureMap F>
+template <nn::FeatureMap F>
 std::shared_ptr<Attention> linear_qkv(const AttentionOptions& o) {
-  return std::make_shared<LinearAttention>(o, F);
-}
-std::shared_ptr<Attention> softmax_qkv(const AttentionOptions& o) {
-  return std::make_shared<MultiHeadAttention>(o);
+  return std::make_shared<nn::LinearAttention>(o, F);
 }
 
 // The list itself: the built-in attentions, then those register_attention() added.
 std::vector<AttentionEntry>& entries() {
   static std::vector<AttentionEntry> all = {
       {"softmax", "softmax(q kᵀ/√hs) v, causal (Vaswani et al. 2017; karpathy/nanoGPT)", "",
-       mixer<CausalSelfAttention>, softmax_qkv},
+       mixer<nn::CausalSelfAttention>, nn::make_softmax_attention},
       {"linear_elu", "φ(q)ᵀ Σ φ(k) vᵀ / φ(q)ᵀ Σ φ(k), φ = elu + 1 (Katharopoulos et al. 2020)", "",
-       linear_mixer<FeatureMap::EluPlusOne>, linear_qkv<FeatureMap::EluPlusOne>},
+       linear_mixer<nn::FeatureMap::EluPlusOne>, linear_qkv<nn::FeatureMap::EluPlusOne>},
       {"linear_exp", "the same with φ = exp (Shen et al. 2021)", "",
-       linear_mixer<FeatureMap::Exp>, linear_qkv<FeatureMap::Exp>},
+       linear_mixer<nn::FeatureMap::Exp>, linear_qkv<nn::FeatureMap::Exp>},
       {"elita",
        "softmax over {d_i} ∪ {r_i + s_j : j ≤ i} as prefix sums (acosharma/elita-transformer)",
-       "att_w, pos_w, numerics, positions", mixer<models::elita::Attention2>, nullptr},
+       "att_w, pos_w, numerics, positions", mixer<elita::Attention2>, nullptr},
       {"linformer",
        "softmax over k slots, each a learned sum of keys; causal=prefix builds them from the "
        "past only (Wang et al. 2020; tatp22/linformer-pytorch)",
-       "k, sharing, method, causal, checkpoint", mixer<models::linformer::MHAttention>, nullptr},
+       "k, sharing, method, causal, checkpoint", mixer<linformer::MHAttention>, nullptr},
       // Vadimbuildercxx/reflex_attention's three attention types. classic is its name for
       // nanoGPT's attention: the same class as softmax, so the same parameters and logits.
       {"classic", "softmax under the reflex_attention fork's name: nanoGPT's attention, unchanged",
-       "", mixer<CausalSelfAttention>, nullptr},
+       "", mixer<nn::CausalSelfAttention>, nullptr},
       {"reflex",
        "heads 0-1 attend to ln_1(x_i), 2-3 to x_{i-1}, the rest to x_{i-2}, from block 2 on "
        "(Vadimbuildercxx/reflex_attention)",
-       "norm_prev, sa_heads, prev1_heads", mixer<models::reflex::ReflexAttention>, nullptr},
+       "norm_prev, sa_heads, prev1_heads", mixer<reflex::ReflexAttention>, nullptr},
       {"route",
        "each head's keys and values a learned sum over x_{i-2}, x_{i-1}, ln_1(x_i), from block 2 "
        "on (Vadimbuildercxx/reflex_attention)",
-       "norm_prev", mixer<models::reflex::RouteAttention>, nullptr},
+       "norm_prev", mixer<reflex::RouteAttention>, nullptr},
   };
   return all;
 }
@@ -74,7 +71,7 @@ void register_attention(AttentionEntry entry) {
   entries().push_back(std::move(entry));
 }
 
-// "softmax, linear_elu or linear_exp"
+// "softmax, linear_elu, ..., reflex or route"
 std::string attention_names() {
   const auto& all = attention_registry();
   std::string out;
@@ -94,10 +91,14 @@ std::shared_ptr<CausalMixer> make_causal_mixer(const std::string& name, const Mi
 }
 
 std::shared_ptr<Attention> make_attention(const std::string& name, const AttentionOptions& options) {
+  return attention_factory(name)(options);
+}
+
+nn::AttentionFactory attention_factory(const std::string& name) {
   const AttentionEntry& e = find_attention(name);
   ATTIC_CHECK(bool(e.make_attention), "attention ", name,
               " is a GPT attention only: it has no q, k, v form for the Transformer blocks");
-  return e.make_attention(options);
+  return e.make_attention;
 }
 
-}  // namespace attic::nn
+}  // namespace attic::models

@@ -6,6 +6,9 @@
 // the replay runs the same calls on buffers of its own, so it times the products with
 // operands that stay warm in cache between calls, which is the best case the step's GEMMs
 // could reach.
+//
+// It records through the GEMM's observer hook (cpu::set_gemm_observer), which it sets while a
+// record runs and clears after: the kernel holds no measurement code.
 #pragma once
 
 #include <cstdint>
@@ -13,29 +16,20 @@
 
 #include "tensor/cpu/gemm.h"
 
-namespace attic::cpu {
+namespace attic::lab {
 
-// One call of gemm<float>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, tri, accumulate).
-// nested: it ran inside a parallel_for's chunk (attention's products run per head that way),
-// so it ran on one thread while other chunks ran beside it.
-struct GemmCall {
-  int64_t M = 0, N = 0, K = 0, rsa = 0, csa = 0, rsb = 0, csb = 0, ldc = 0;
-  Triangle tri = Triangle::kNone;
-  bool accumulate = false;
-  bool nested = false;
-};
+using cpu::GemmCall;
+using cpu::Triangle;
 
-// Starts recording every gemm<float> call, from any thread. Error if a record is running.
+// Starts recording every gemm<float> call, from any thread. Error if a record is running, or
+// if another observer is set.
 void start_gemm_trace();
 
 // Stops recording and returns the calls in the order they began. Error if none is running.
 std::vector<GemmCall> stop_gemm_trace();
 
-// Whether a record is running: gemm<float> asks this once per call.
+// Whether a record is running.
 bool gemm_trace_on();
-
-// Appends one call to the running record (gemm.cpp calls it when gemm_trace_on()).
-void record_gemm(const GemmCall& call);
 
 // The floating-point operations a call does: 2 M N K multiply-adds' worth, less what its
 // triangle leaves out (kLowerC: only C(i, j) with j <= i; kLowerA: row i sums k <= i;
@@ -59,4 +53,4 @@ class GemmReplay {
   std::vector<int64_t> a_base_, b_base_;  // per call, the offset of element (0, 0) in a_, b_
 };
 
-}  // namespace attic::cpu
+}  // namespace attic::lab
