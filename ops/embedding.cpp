@@ -12,12 +12,12 @@ Tensor embedding(const Tensor& weight, const Tensor& indices) {
   ATTIC_CHECK(weight.dim() == 2, "embedding: weight must be 2-D [V, C], got shape ",
               str(weight.shape()));
   const int64_t V = weight.size(0);
-  for (int64_t id : indices.to_vector<int64_t>())
-    ATTIC_CHECK(id >= 0 && id < V, "embedding: token id ", id, " is out of range for a "
-                "vocabulary of V = ", V, " (weight ", str(weight.shape()), ")");
+  if (const auto id = detail::first_out_of_range(indices, V))
+    fail("embedding: token id ", *id, " is out of range for a vocabulary of V = ", V,
+         " (weight ", str(weight.shape()), ")");
   Shape shape = indices.shape();
   shape.push_back(weight.size(1));
-  return index_select(weight, 0, indices.flatten()).view(shape);
+  return detail::index_select_prechecked(weight, 0, indices.flatten()).view(shape);
 }
 
 }  // namespace attic

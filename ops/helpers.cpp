@@ -69,6 +69,18 @@ void check_index_dtype(const char* op, const Tensor& index) {
               dtype_name(index.dtype()));
 }
 
+std::optional<int64_t> first_out_of_range(const Tensor& index, int64_t size) {
+  if (index.device() == Device::CPU && index.is_contiguous()) {
+    const int64_t* p = index.data_ptr<int64_t>();
+    for (int64_t i = 0, n = index.numel(); i < n; ++i)
+      if (p[i] < 0 || p[i] >= size) return p[i];
+    return std::nullopt;
+  }
+  for (int64_t v : index.to_vector<int64_t>())
+    if (v < 0 || v >= size) return v;
+  return std::nullopt;
+}
+
 Tensor scalar_like(const Tensor& t, double value) {
   return scalar_tensor(value, TensorOptions(t.dtype()).device(t.device()));
 }

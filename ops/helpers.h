@@ -2,6 +2,7 @@
 // Internal to ops/; not part of the public API.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "autograd/node.h"
@@ -26,6 +27,16 @@ void check_defined(const char* op, const Tensor& t);
 void check_same_dtype(const char* op, const Tensor& a, const Tensor& b);
 void check_floating(const char* op, const Tensor& t);
 void check_index_dtype(const char* op, const Tensor& index);
+
+// The first value of index (int64, any shape, any device) outside [0, size), if any. A
+// contiguous CPU index is read where it lies; any other is copied to the host first.
+std::optional<int64_t> first_out_of_range(const Tensor& index, int64_t size);
+
+// index_select and index_add (ops/index_select.cpp) for an index whose values the caller has
+// checked already: embedding, whose message speaks of token ids, and the two backwards,
+// which reuse the index their forward checked. dim is wrapped.
+Tensor index_select_prechecked(const Tensor& x, int64_t dim, const Tensor& index);
+Tensor index_add_prechecked(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src);
 
 // A 0-d tensor of value with t's dtype and device (for `x + 2.0`).
 Tensor scalar_like(const Tensor& t, double value);

@@ -6,13 +6,12 @@ namespace attic {
 
 namespace {
 
-// index [M]: checks it is int64 with every value in [0, size). Values are read on the host.
+// index [M]: checks it is int64 with every value in [0, size).
 void check_index_1d(const char* op, const Tensor& index, int64_t dim, int64_t size) {
   detail::check_index_dtype(op, index);
   ATTIC_CHECK(index.dim() == 1, op, ": index must be 1-D, got shape ", str(index.shape()));
-  for (int64_t i : index.to_vector<int64_t>())
-    ATTIC_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of range for dim ", dim,
-                " of size ", size);
+  if (const auto i = detail::first_out_of_range(index, size))
+    fail(op, ": index ", *i, " is out of range for dim ", dim, " of size ", size);
 }
 
 // y = index_select(x, dim, index): every x slice lands in y once per time index names it,
@@ -24,7 +23,7 @@ struct IndexSelectBackward final : autograd::Node {
   const char* name() const override { return "IndexSelectBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
     Tensor z = zeros(in_shape, TensorOptions(g.dtype()).device(g.device()));
-    return {index_add(z, dim, index, g)};
+    return {detail::index_add_prechecked(z, dim, index, g)};
   }
 };
 
@@ -35,7 +34,7 @@ struct IndexAddBackward final : autograd::Node {
   const char* name() const override { return "IndexAddBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
     return {needs_grad(0) ? g : Tensor(),
-            needs_grad(1) ? index_select(g, dim, index) : Tensor()};
+            needs_grad(1) ? detail::index_select_prechecked(g, dim, index) : Tensor()};
   }
 };
 
@@ -48,6 +47,10 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
               str(x.shape()));
   dim = wrap_dim(dim, x.dim(), "index_select");
   check_index_1d("index_select", index, dim, x.size(dim));
+  return detail::index_select_prechecked(x, dim, index);
+}
+
+Tensor detail::index_select_prechecked(const Tensor& x, int64_t dim, const Tensor& index) {
   Backend& be = detail::backend_of("index_select", {x, index});
   Shape shape = x.shape();
   shape[size_t(dim)] = index.numel();
@@ -78,6 +81,11 @@ Tensor index_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor
   ATTIC_CHECK(src.shape() == want, "index_add: src has shape ", str(src.shape()), " but x ",
               str(x.shape()), " with ", index.numel(), " indices at dim ", dim, " needs ",
               str(want));
+  return detail::index_add_prechecked(x, dim, index, src);
+}
+
+Tensor detail::index_add_prechecked(const Tensor& x, int64_t dim, const Tensor& index,
+                                    const Tensor& src) {
   Backend& be = detail::backend_of("index_add", {x, index, src});
   Tensor out = empty(x.shape(), TensorOptions(x.dtype()).device(x.device()));
   be.copy(detail::ktensor(out), detail::ktensor(x));

@@ -88,16 +88,26 @@ Tensor GPT::blocks_forward(const Tensor& idx, std::vector<Tensor>* outputs) {
               ", block size is only ", config.block_size);
   Tensor pos = arange(0, double(T), 1, TensorOptions(kInt64).device(idx.device()));
   Tensor x = drop->forward(wte->forward(idx) + wpe->forward(pos));  // [B, T, C] + [T, C]
-  std::vector<Tensor> inputs;  // x_0 .. x_{i−1}: what each block before block i took in
-  inputs.reserve(h->size());
+  // x_0 .. x_{i−1}: what each block before block i took in, kept only when an attention
+  // reads them (reflex, route). Otherwise, in a forward without a graph (eval, sampling),
+  // each block's input is freed as soon as the block has run.
+  const bool keep = reads_earlier();
+  std::vector<Tensor> inputs;
+  if (keep) inputs.reserve(h->size());
   for (size_t i = 0; i < h->size(); ++i) {
     const nn::MixerContext ctx{.layer = int64_t(i), .earlier = inputs, .training = is_training()};
     Tensor next = h->at<Block>(i)->forward(x, ctx);
-    inputs.push_back(x);
+    if (keep) inputs.push_back(x);
     x = next;
     if (outputs) outputs->push_back(x);
   }
   return x;
+}
+
+bool GPT::reads_earlier() const {
+  for (size_t i = 0; i < h->size(); ++i)
+    if (h->at<Block>(i)->attn->reads_earlier()) return true;
+  return false;
 }
 
 std::vector<Tensor> GPT::block_outputs(const Tensor& idx) {
@@ -138,11 +148,12 @@ Tensor GPT::step(DecodeState& state, const Tensor& idx) {
               " more exceed block_size ", config.block_size);
   Tensor pos = arange(double(L), double(L + t), 1, TensorOptions(kInt64).device(idx.device()));
   Tensor x = drop->forward(wte->forward(idx) + wpe->forward(pos));  // [B, t, C]
-  std::vector<Tensor> inputs;
+  const bool keep = reads_earlier();
+  std::vector<Tensor> inputs;  // as in blocks_forward
   for (size_t i = 0; i < h->size(); ++i) {
     const nn::MixerContext ctx{.layer = int64_t(i), .earlier = inputs, .training = is_training()};
     Tensor next = h->at<Block>(i)->step(*state.layers[i], x, ctx);
-    inputs.push_back(x);
+    if (keep) inputs.push_back(x);
     x = next;
   }
   state.length = L + t;

@@ -73,6 +73,8 @@ class GPT : public nn::Module {
 
  private:
   Tensor blocks_forward(const Tensor& idx, std::vector<Tensor>* outputs);
+  // Whether any block's attention reads the earlier blocks' inputs (nn::MixerContext).
+  bool reads_earlier() const;
 };
 
 }  // namespace attic::models

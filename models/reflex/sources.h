@@ -52,6 +52,7 @@ class EarlierLayersAttention : public nn::CausalSelfAttention {
   Tensor forward(const Tensor& x, const nn::MixerContext& ctx = {}) override;
   // x [B, t, C] of t new tokens, ctx.earlier the earlier blocks' inputs for them -> [B, t, C].
   Tensor step(nn::MixerState& state, const Tensor& x, const nn::MixerContext& ctx) override;
+  bool reads_earlier() const override { return true; }
 
   bool norm_prev;  // earlier states through this block's ln_1 (the fork: raw); option norm_prev
 

@@ -75,6 +75,9 @@ class CausalMixer : public Module {
 
   // The name it is registered under ("softmax", "linear_elu", ...).
   virtual std::string name() const = 0;
+  // True for an attention that reads the earlier blocks' inputs (ctx.earlier). A model keeps
+  // those inputs alive through its forward only when one of its attentions does.
+  virtual bool reads_earlier() const { return false; }
 };
 
 }  // namespace attic::nn

@@ -54,6 +54,7 @@ struct SpyMixer : nn::CausalMixer {
     return zeros_like(x);
   }
   std::string name() const override { return "spy"; }
+  bool reads_earlier() const override { return true; }
 };
 
 }  // namespace
