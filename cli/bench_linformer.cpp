@@ -14,7 +14,7 @@
 #include "cli/bench_timer.h"
 #include "cli/options.h"
 #include "models/linformer/linformer.h"
-#include "models/linformer/mh_attention.h"
+#include "models/linformer/linformer_attention.h"
 #include "nn/attention/causal_self_attention.h"
 #include "tensor/memory.h"
 #include "tensor/threads.h"
@@ -106,12 +106,12 @@ int bench_linformer(int64_t max_n, int64_t softmax_max_n, const std::string& cau
   // A Linformer layer is built for its n: E and F are Linear(n → k) over positions.
   auto linformer = [](lf::Causal causal) {
     return [causal](int64_t n) -> std::shared_ptr<nn::CausalMixer> {
-      lf::MHAttentionOptions o;
+      lf::LinformerAttentionOptions o;
       o.input_size = n, o.channels = C, o.nhead = H, o.dim = C / H, o.dim_k = K;
       o.method = lf::Method::Learnable, o.parameter_sharing = lf::Sharing::Headwise;
       o.dropout = 0.0, o.causal = causal;
       manual_seed(0);
-      return std::make_shared<lf::MHAttention>(o);
+      return std::make_shared<lf::LinformerAttention>(o);
     };
   };
   std::vector<Variant> variants;
@@ -126,7 +126,7 @@ int bench_linformer(int64_t max_n, int64_t softmax_max_n, const std::string& cau
   }
   if (!json) {
     std::printf("CPU: %s\n", cpu_model_name().c_str());
-    std::printf("attention on x [1, n, %lld], %lld heads of %lld, %d threads: Linformer MHAttention\n"
+    std::printf("attention on x [1, n, %lld], %lld heads of %lld, %d threads: LinformerAttention\n"
                 "(k %lld, learnable E and F shared headwise, dropout 0) and the GPT's causal softmax\n"
                 "attention; peak = tensor memory during fwd+bwd\n", (long long)C, (long long)H,
                 (long long)(C / H), num_threads(), (long long)K);

@@ -9,8 +9,8 @@
 
 namespace attic::cli {
 
-// x [1, n, 64] through one MHAttention (C = 64, h = 4, d = 16, k = 128, learnable E and F
-// shared headwise, dropout 0, input_size = n) with causal none (the paper's Linformer) and
+// x [1, n, 64] through one LinformerAttention (C = 64, h = 4, d = 16, k = 128, learnable E
+// and F shared headwise, dropout 0, input_size = n) with causal none (the paper's Linformer) and
 // causal prefix (attic's causal mode), and through the GPT's causal softmax attention (4
 // heads) for n = 4096, 8192, …, max_n (softmax only up to softmax_max_n): seconds of the
 // forward, of forward + backward, peak bytes of tensor storage during forward + backward,

@@ -1,4 +1,5 @@
-// attic: train, sample from and evaluate the char-level GPT, nanoGPT-style.
+// attic: train, sample from and evaluate char-level language models (the GPT, the pooled LM,
+// the ELiTA LM and the Linformer LM), nanoGPT-style.
 //
 //   attic train config/shakespeare_char_cpu.cfg --max_iters=500
 //   attic sample --out_dir=out-shakespeare-char-cpu --start="ROMEO:"
@@ -18,7 +19,8 @@ namespace {
 const char* kUsage =
     "usage: attic <command> [config files] [--key=value ...]\n"
     "commands:\n"
-    "  train    train the GPT (attic train --help lists the keys)\n"
+    "  train    train a language model: the GPT, the pooled LM, the ELiTA LM or the Linformer\n"
+    "           LM (the model key; attic train --help lists the keys)\n"
     "  sample   generate text from a checkpoint\n"
     "  eval     print a checkpoint's train and val loss\n"
     "  bench    time the GEMM (attic bench gemm), a training step (attic bench train),\n"

@@ -32,7 +32,7 @@ std::vector<lf::NamedAttention> linformer_layers(nn::Module& m) {
   std::vector<lf::NamedAttention> out;
   if (auto* gpt = dynamic_cast<models::GPT*>(&m))
     for (size_t i = 0; i < gpt->h->size(); ++i)
-      if (auto a = std::dynamic_pointer_cast<lf::MHAttention>(gpt->h->at<models::Block>(i)->attn))
+      if (auto a = std::dynamic_pointer_cast<lf::LinformerAttention>(gpt->h->at<models::Block>(i)->attn))
         out.emplace_back("layer " + std::to_string(i), a);
   return out;
 }

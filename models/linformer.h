@@ -9,7 +9,7 @@
 #include "models/linformer/linear_attention_head.h"
 #include "models/linformer/linformer.h"
 #include "models/linformer/linformer_lm.h"
-#include "models/linformer/mh_attention.h"
+#include "models/linformer/linformer_attention.h"
 #include "models/linformer/padder.h"
 #include "models/linformer/prefix_attention.h"
 #include "models/linformer/projection.h"

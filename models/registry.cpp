@@ -1,7 +1,7 @@
 #include "models/registry.h"
 
 #include "models/elita/attention2.h"
-#include "models/linformer/mh_attention.h"
+#include "models/linformer/linformer_attention.h"
 #include "models/reflex/reflex_attention.h"
 #include "models/reflex/route_attention.h"
 #include "nn/attention/causal_linear_attention.h"
@@ -42,7 +42,7 @@ std::vector<AttentionEntry>& entries() {
       {"linformer",
        "softmax over k slots, each a learned sum of keys; causal=prefix builds them from the "
        "past only (Wang et al. 2020; tatp22/linformer-pytorch)",
-       "k, sharing, method, causal, checkpoint", mixer<linformer::MHAttention>, nullptr},
+       "k, sharing, method, causal, checkpoint", mixer<linformer::LinformerAttention>, nullptr},
       // Vadimbuildercxx/reflex_attention's three attention types. classic is its name for
       // nanoGPT's attention: the same class as softmax, so the same parameters and logits.
       {"classic", "softmax under the reflex_attention fork's name: nanoGPT's attention, unchanged",

@@ -8,7 +8,7 @@
 // tensor/cuda/attention.cu), the op nanoGPT calls when PyTorch has it ("flash"); it runs
 // whenever it can: no attn_mask, causal or not, and with dropout where the backend draws the
 // mask inside the kernel (the CPU's). The general one is the same math in public ops
-// (scaled_dot_product_attention_math), for masks, dropout elsewhere, and as the reference
+// (scaled_dot_product_attention_naive), for masks, dropout elsewhere, and as the reference
 // tests/ops/test_attention.cpp checks the kernel against. Both draw dropout's mask from one
 // key of the generator (ops/dropout.cpp), so they drop the same weights.
 //
@@ -63,7 +63,7 @@ Tensor saved_buffer(Shape shape, int64_t Tq, int64_t Tk, Backend& be, const Sdpa
 // above the diagonal unwritten (Backend::attention), and tril writes their zeros.
 Tensor causal_weights(const Tensor& att, bool causal) { return causal ? tril(att) : att; }
 
-// The fused kernel computes exactly the math path when there is no mask tensor and no
+// The fused kernel computes exactly the naive path when there is no mask tensor and no
 // dropout. masked_logit then only touches causally hidden keys, and every causal row keeps
 // key 0, so a finite masked_logit (-65504) gives those keys exp(masked_logit − max) = 0 as
 // -inf does, unless a row's largest logit is itself below masked_logit + 745.
@@ -237,8 +237,8 @@ std::array<Tensor, 3> split_qkv(const Tensor& qkv, int64_t n_head) {
 
 // q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] -> [*, Tq, hv], in public ops:
 //   P = softmax(mask(q kᵀ · scale)), out = dropout(P) v
-Tensor scaled_dot_product_attention_math(const Tensor& q, const Tensor& k, const Tensor& v,
-                                         const SdpaOptions& o) {
+Tensor scaled_dot_product_attention_naive(const Tensor& q, const Tensor& k, const Tensor& v,
+                                          const SdpaOptions& o) {
   check_qkv("scaled_dot_product_attention", q, k, v, o);
   const Tensor P = attention_weights(q, k, default_scale(q, o), o.attn_mask, o.is_causal,
                                      o.masked_logit);
@@ -252,7 +252,7 @@ Tensor scaled_dot_product_attention_math(const Tensor& q, const Tensor& k, const
 Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                     const SdpaOptions& o) {
   const char* op = "scaled_dot_product_attention";
-  if (!fused_applies(o, q)) return scaled_dot_product_attention_math(q, k, v, o);
+  if (!fused_applies(o, q)) return scaled_dot_product_attention_naive(q, k, v, o);
   check_qkv(op, q, k, v, o);
   const Shape lead(q.shape().begin(), q.shape().end() - 2);
   const int64_t Tq = q.size(-2), Tk = k.size(-2), hv = v.size(-1);
@@ -294,7 +294,7 @@ Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
   ATTIC_CHECK(n_head > 0 && (qkv.size(2) / 3) % n_head == 0, op, ": C = ", qkv.size(2) / 3,
               " is not divisible by n_head = ", n_head);
   const auto [q, k, v] = split_qkv(qkv, n_head);
-  if (!fused_applies(o, q)) return merge_heads(scaled_dot_product_attention_math(q, k, v, o));
+  if (!fused_applies(o, q)) return merge_heads(scaled_dot_product_attention_naive(q, k, v, o));
   check_qkv(op, q, k, v, o);
   const int64_t B = qkv.size(0), T = qkv.size(1), C = qkv.size(2) / 3, hs = C / n_head;
   const double scale = default_scale(q, o);

@@ -28,7 +28,6 @@ static TensorOptions like(const Tensor& t) {
 }
 Tensor zeros_like(const Tensor& t) { return zeros(t.shape(), like(t)); }
 Tensor ones_like(const Tensor& t) { return ones(t.shape(), like(t)); }
-Tensor full_like(const Tensor& t, double v) { return full(t.shape(), v, like(t)); }
 
 // Builds a tensor on the host from generated values, then moves it to the device.
 template <class Gen>

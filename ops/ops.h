@@ -162,13 +162,13 @@ struct SdpaOptions {
 };
 // The fused kernel runs when it applies (fused, no attn_mask, and dropout_p == 0 or a backend
 // that drops inside the kernel, the CPU's); otherwise the same math in public ops
-// (scaled_dot_product_attention_math). Both draw the same dropout mask.
+// (scaled_dot_product_attention_naive). Both draw the same dropout mask.
 Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                     const SdpaOptions& options = {});
 // The general path: matmul, mul, masked_fill, softmax, dropout, matmul; differentiable to any
 // order. The reference the fused kernel is tested against.
-Tensor scaled_dot_product_attention_math(const Tensor& q, const Tensor& k, const Tensor& v,
-                                         const SdpaOptions& options = {});
+Tensor scaled_dot_product_attention_naive(const Tensor& q, const Tensor& k, const Tensor& v,
+                                          const SdpaOptions& options = {});
 // The same attention with q, k, v packed side by side as GPT's c_attn makes them: qkv
 // [B, T, 3C] -> [B, T, C] over n_head heads, the heads side by side. Where the fused kernel
 // applies it reads q, k, v out of qkv in place (one node, one gradient buffer); otherwise it
@@ -185,29 +185,29 @@ std::array<Tensor, 3> split_qkv(const Tensor& qkv, int64_t n_head);
 
 // ---- route attention's sum over sources (ops/routed_sum.cpp): router [L·NH], parts L tensors
 //      [B, NH, T, hs] -> [B, NH, T, hs], head h the sum Σ_l router[l·NH + h] · parts_l[:, h].
-//      routed_sum runs one fused kernel each way where the backend has one; routed_sum_math
+//      routed_sum runs one fused kernel each way where the backend has one; routed_sum_naive
 //      is the same sum as mul and add, the reference it is tested against.
 Tensor routed_sum(const Tensor& router, const std::vector<Tensor>& parts);
-Tensor routed_sum_math(const Tensor& router, const std::vector<Tensor>& parts);
+Tensor routed_sum_naive(const Tensor& router, const std::vector<Tensor>& parts);
 // The same sums for route's keys and values at once, on the packed projections: qkv [B, T, 3C]
 // (q | k | v of the current stream, the last source) and kv, L − 1 tensors [B, T, 2C] (k_l | v_l
 // of the earlier sources), routers [L·NH] -> [B, T, 3C] = q | Σ_l k_router · k_l | Σ_l v_router
 // · v_l, head by head, ready for scaled_dot_product_attention_packed.
 Tensor routed_sum_packed(const Tensor& k_router, const Tensor& v_router, const Tensor& qkv,
                          const std::vector<Tensor>& kv, int64_t n_head);
-Tensor routed_sum_packed_math(const Tensor& k_router, const Tensor& v_router, const Tensor& qkv,
-                              const std::vector<Tensor>& kv, int64_t n_head);
+Tensor routed_sum_packed_naive(const Tensor& k_router, const Tensor& v_router, const Tensor& qkv,
+                               const std::vector<Tensor>& kv, int64_t n_head);
 
 // ---- ELiTA's prefix softmax (ops/prefix_softmax_scan.cpp): s, d, r [B, H, N], v [B, H, N, A]
 //      -> y [B, H, N, A], row i the softmax over the logits {r_i + s_j : j ≤ i} ∪ {d_i} of the
 //      values {v_j} ∪ {v_i}, in time linear in N:
 //        y_i = (Σ_{j≤i} e^{r_i + s_j} v_j + e^{d_i} v_i) / (Σ_{j≤i} e^{r_i + s_j} + e^{d_i})
 //      exact at any size of logit. prefix_softmax_scan runs one fused scan each way where the
-//      backend has one; prefix_softmax_scan_math is the same as public ops (decayed_cumsum
+//      backend has one; prefix_softmax_scan_naive is the same as public ops (decayed_cumsum
 //      under the running maximum), the reference it is tested against.
 Tensor prefix_softmax_scan(const Tensor& s, const Tensor& d, const Tensor& r, const Tensor& v);
-Tensor prefix_softmax_scan_math(const Tensor& s, const Tensor& d, const Tensor& r,
-                                const Tensor& v);
+Tensor prefix_softmax_scan_naive(const Tensor& s, const Tensor& d, const Tensor& r,
+                                 const Tensor& v);
 
 // ---- layer normalization (ops/layer_norm.cpp): over the last dim of x [..., C];
 //      weight and bias are [C] or undefined.

@@ -26,7 +26,7 @@
 //   dd_i = b_i (g_i·v_i − g_i·y_i),              dr_i = −dd_i
 // (dr = −dd: adding one constant to r_i and d_i leaves row i unchanged.)
 //
-// prefix_softmax_scan_math is the forward as public ops, about twenty passes over memory;
+// prefix_softmax_scan_naive is the forward as public ops, about twenty passes over memory;
 // prefix_softmax_scan runs one kernel each way where the backend has one (the CPU's:
 // tensor/cpu/prefix_softmax.cpp). Its backward is then the kernel too, unless a graph of the
 // backward is recorded (create_graph), where it is the formulas above in public ops, and
@@ -117,8 +117,8 @@ struct PrefixSoftmaxScanBackward final : autograd::Node {
 }  // namespace
 
 // s, d, r [B, H, N], v [B, H, N, A] -> y [B, H, N, A], as public ops
-Tensor prefix_softmax_scan_math(const Tensor& s, const Tensor& d, const Tensor& r,
-                                const Tensor& v) {
+Tensor prefix_softmax_scan_naive(const Tensor& s, const Tensor& d, const Tensor& r,
+                                 const Tensor& v) {
   check_scan(s, d, r, v);
   return pieces(s, d, r, v, running_max(s, 2)).y;
 }
@@ -127,7 +127,7 @@ Tensor prefix_softmax_scan_math(const Tensor& s, const Tensor& d, const Tensor& 
 Tensor prefix_softmax_scan(const Tensor& s, const Tensor& d, const Tensor& r, const Tensor& v) {
   check_scan(s, d, r, v);
   Backend& be = detail::backend_of("prefix_softmax_scan", {s, d, r, v});
-  if (!be.fused_prefix_softmax()) return prefix_softmax_scan_math(s, d, r, v);
+  if (!be.fused_prefix_softmax()) return prefix_softmax_scan_naive(s, d, r, v);
   const Tensor vu = v.stride(3) == 1 ? v : v.contiguous();
   const TensorOptions opts = TensorOptions(v.dtype()).device(v.device());
   Tensor y = empty(v.shape(), opts);

@@ -6,9 +6,9 @@
 // Its derivative, with g = ∂L/∂y:
 //   ∂L/∂x_l[:, h] = w[l·NH + h] · g[:, h]          ∂L/∂w[l·NH + h] = Σ_{b, t, i} g · x_l  (over head h)
 //
-// routed_sum_math is the same sum as multiplies and adds, as the fork writes it; routed_sum
+// routed_sum_naive is the same sum as multiplies and adds, as the fork writes it; routed_sum
 // runs one kernel each way where the backend has one (the CPU's: tensor/cpu/routed_sum.cpp),
-// else routed_sum_math. Its backward is then the kernel too, unless a graph of the backward is
+// else routed_sum_naive. Its backward is then the kernel too, unless a graph of the backward is
 // recorded (create_graph), where it is the public ops above and differentiable again.
 //
 // routed_sum_packed is the same sum for route attention's keys and values at once, read from
@@ -187,7 +187,7 @@ struct RoutedSumPackedBackward final : autograd::Node {
 }  // namespace
 
 // router [L·NH], parts L x [B, NH, T, hs] -> [B, NH, T, hs]: Σ_l router[l·NH + h] · parts_l[:, h]
-Tensor routed_sum_math(const Tensor& router, const std::vector<Tensor>& parts) {
+Tensor routed_sum_naive(const Tensor& router, const std::vector<Tensor>& parts) {
   check_routed_sum(router, parts);
   const int64_t n_head = parts[0].size(1);
   Tensor out;
@@ -198,11 +198,11 @@ Tensor routed_sum_math(const Tensor& router, const std::vector<Tensor>& parts) {
   return out;
 }
 
-// router [L·NH], parts L x [B, NH, T, hs] -> [B, NH, T, hs], as routed_sum_math
+// router [L·NH], parts L x [B, NH, T, hs] -> [B, NH, T, hs], as routed_sum_naive
 Tensor routed_sum(const Tensor& router, const std::vector<Tensor>& parts) {
   check_routed_sum(router, parts);
   Backend& be = backend_for(router.device());
-  if (!be.fused_routed_sum()) return routed_sum_math(router, parts);
+  if (!be.fused_routed_sum()) return routed_sum_naive(router, parts);
   const Tensor w = router.contiguous();
   Tensor out = empty(parts[0].shape(), TensorOptions(router.dtype()).device(router.device()));
   std::vector<KTensor> src;
@@ -222,22 +222,22 @@ Tensor routed_sum(const Tensor& router, const std::vector<Tensor>& parts) {
 // k_router, v_router [L·NH], qkv [B, T, 3C], kv L−1 x [B, T, 2C] -> [B, T, 3C]:
 //   q | Σ_l k_router[l·NH + h] · k_l[:, h] | Σ_l v_router[l·NH + h] · v_l[:, h]
 // source l < L−1 the columns k_l | v_l of kv[l], source L−1 the k and v columns of qkv
-Tensor routed_sum_packed_math(const Tensor& k_router, const Tensor& v_router, const Tensor& qkv,
-                              const std::vector<Tensor>& kv, int64_t n_head) {
+Tensor routed_sum_packed_naive(const Tensor& k_router, const Tensor& v_router, const Tensor& qkv,
+                               const std::vector<Tensor>& kv, int64_t n_head) {
   check_routed_sum_packed(k_router, v_router, qkv, kv, n_head);
   const int64_t C = qkv.size(2) / 3;
   return cat({qkv.narrow(2, 0, C),
-              merge_heads(routed_sum_math(k_router, packed_parts(qkv, kv, C, n_head))),
-              merge_heads(routed_sum_math(v_router, packed_parts(qkv, kv, 2 * C, n_head)))},
+              merge_heads(routed_sum_naive(k_router, packed_parts(qkv, kv, C, n_head))),
+              merge_heads(routed_sum_naive(v_router, packed_parts(qkv, kv, 2 * C, n_head)))},
              2);
 }
 
-// as routed_sum_packed_math, by the backend's routed_sum kernel where it has one
+// as routed_sum_packed_naive, by the backend's routed_sum kernel where it has one
 Tensor routed_sum_packed(const Tensor& k_router, const Tensor& v_router, const Tensor& qkv,
                          const std::vector<Tensor>& kv, int64_t n_head) {
   check_routed_sum_packed(k_router, v_router, qkv, kv, n_head);
   Backend& be = backend_for(qkv.device());
-  if (!be.fused_routed_sum()) return routed_sum_packed_math(k_router, v_router, qkv, kv, n_head);
+  if (!be.fused_routed_sum()) return routed_sum_packed_naive(k_router, v_router, qkv, kv, n_head);
   const int64_t C = qkv.size(2) / 3;
   const Tensor wk = k_router.contiguous(), wv = v_router.contiguous();
   Tensor out = empty(qkv.shape(), TensorOptions(qkv.dtype()).device(qkv.device()));

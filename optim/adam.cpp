@@ -37,8 +37,8 @@ Adam::Adam(const char* name, std::vector<ParamGroup> groups, double lr, double w
 //   (Adam) g += wd p  |  (AdamW) p *= 1 - lr wd
 //   m = b1 m + (1 - b1) g;  v = b2 v + (1 - b2) g²
 //   p -= lr / (1 - b1^t) · m / (√v / √(1 - b2^t) + eps)
-void adam_update_reference(const Tensor& p, const Tensor& g_in, const Tensor& m, const Tensor& v,
-                           const AdamStep& s) {
+void adam_update_naive(const Tensor& p, const Tensor& g_in, const Tensor& m, const Tensor& v,
+                       const AdamStep& s) {
   NoGradGuard no_grad;
   Tensor param = p, g = g_in, exp_avg = m, exp_avg_sq = v;
   if (s.weight_decay != 0) {

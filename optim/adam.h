@@ -84,7 +84,7 @@ class AdamW : public Adam {
 
 // The update of one parameter written with tensor ops, a dozen passes over it: the readable
 // form, and the reference that the fused kernel step() runs (adam_step_) is tested against.
-void adam_update_reference(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor& v,
-                           const AdamStep& step);
+void adam_update_naive(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor& v,
+                       const AdamStep& step);
 
 }  // namespace attic::optim

@@ -164,7 +164,6 @@ Tensor ones(const Shape& shape, TensorOptions options = {});
 Tensor full(const Shape& shape, double value, TensorOptions options = {});
 Tensor zeros_like(const Tensor& t);
 Tensor ones_like(const Tensor& t);
-Tensor full_like(const Tensor& t, double value);
 Tensor empty_like(const Tensor& t);
 // [start, end) in steps of step (float32 unless options say otherwise).
 Tensor arange(double end, TensorOptions options = {});

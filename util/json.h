@@ -42,8 +42,6 @@ class Value {
 
   Type type() const { return type_; }
   bool is_null() const { return type_ == Type::Null; }
-  bool is_bool() const { return type_ == Type::Bool; }
-  bool is_number() const { return type_ == Type::Number; }
   // A number written without fraction or exponent that fits in int64: as_int() is exact.
   bool is_int() const { return type_ == Type::Number && is_int_; }
   bool is_string() const { return type_ == Type::String; }

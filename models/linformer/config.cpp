@@ -31,11 +31,6 @@ Checkpoint parse_checkpoint(const std::string& text) {
   if (text == "C2") return Checkpoint::C2;
   fail("linformer: checkpoint_level must be C0, C1 or C2, got '", text, "'");
 }
-DecoderMask parse_decoder_mask(const std::string& text) {
-  if (text == "self") return DecoderMask::Self;
-  if (text == "context") return DecoderMask::Context;
-  fail("linformer: decoder_mask must be self or context, got '", text, "'");
-}
 
 std::string to_string(Method m) {
   return m == Method::Learnable ? "learnable" : m == Method::Convolution ? "convolution" : "no_params";

@@ -52,7 +52,6 @@ Method parse_method(const std::string& text);            // learnable | convolut
 Sharing parse_sharing(const std::string& text);          // none | headwise | kv | layerwise
 Causal parse_causal(const std::string& text);            // none | leaky | prefix
 Checkpoint parse_checkpoint(const std::string& text);    // C0 | C1 | C2
-DecoderMask parse_decoder_mask(const std::string& text); // self | context
 std::string to_string(Method m);
 std::string to_string(Sharing s);
 std::string to_string(Causal c);

@@ -8,7 +8,7 @@ namespace attic::models::linformer {
 
 namespace {
 
-std::shared_ptr<Residual> wrap_attention(std::shared_ptr<MHAttention> a, int64_t channels) {
+std::shared_ptr<Residual> wrap_attention(std::shared_ptr<LinformerAttention> a, int64_t channels) {
   return std::make_shared<Residual>(
       a, [a](const Tensor& x, const LayerArgs& args) { return a->forward(x, args); }, channels, channels);
 }
@@ -28,7 +28,7 @@ Linformer::Linformer(const LinformerOptions& o) : options(o) {
   if (o.parameter_sharing == Sharing::Layerwise)
     shared = std::make_shared<Projection>(o.input_size, o.dim_k, o.method, d, o.no_params_code_std);
   auto attention = [&](int64_t channels, int64_t k, Causal causal, bool decoder) {
-    MHAttentionOptions a;
+    LinformerAttentionOptions a;
     a.input_size = o.input_size;
     a.dim = d;
     a.channels = channels;
@@ -43,7 +43,7 @@ Linformer::Linformer(const LinformerOptions& o) : options(o) {
     a.decoder_mode = decoder;
     a.method = o.method;
     a.no_params_code_std = o.no_params_code_std;
-    return std::make_shared<MHAttention>(a, shared);
+    return std::make_shared<LinformerAttention>(a, shared);
   };
   // The causal mask goes on the self-attention, except in decoder mode with
   // decoder_mask = context, where the package's code puts it on the cross-attention
@@ -94,10 +94,10 @@ Tensor Linformer::forward(const Tensor& x, const LayerArgs& args) {
   return h;
 }
 
-std::vector<std::shared_ptr<MHAttention>> Linformer::attentions() const {
-  std::vector<std::shared_ptr<MHAttention>> out;
+std::vector<std::shared_ptr<LinformerAttention>> Linformer::attentions() const {
+  std::vector<std::shared_ptr<LinformerAttention>> out;
   for (const auto& m : *seq)
-    if (auto a = std::dynamic_pointer_cast<MHAttention>(std::dynamic_pointer_cast<Residual>(m)->fn)) out.push_back(a);
+    if (auto a = std::dynamic_pointer_cast<LinformerAttention>(std::dynamic_pointer_cast<Residual>(m)->fn)) out.push_back(a);
   return out;
 }
 

@@ -1,6 +1,6 @@
 // The Linformer stack: Linformer of the linformer-pytorch package.
 //
-//   x -> [Residual(MHAttention), Residual(FeedForward)] × depth -> y      x, y [B, n, C]
+//   x -> [Residual(LinformerAttention), Residual(FeedForward)] × depth -> y      x, y [B, n, C]
 //
 // post-norm residuals (models/linformer/residual.h). In decoder mode each layer adds a
 // cross-attention over the encoder's output and another feed-forward:
@@ -17,7 +17,7 @@
 
 #include "models/linformer/config.h"
 #include "models/linformer/feed_forward.h"
-#include "models/linformer/mh_attention.h"
+#include "models/linformer/linformer_attention.h"
 #include "models/linformer/residual.h"
 #include "nn/container.h"
 
@@ -31,7 +31,7 @@ class Linformer : public nn::Module {
   Tensor forward(const Tensor& x, const LayerArgs& args = {});
 
   // The attention sublayers, in order (for P̄ and the sharing counts).
-  std::vector<std::shared_ptr<MHAttention>> attentions() const;
+  std::vector<std::shared_ptr<LinformerAttention>> attentions() const;
   // Distinct E and F objects over every head of every layer: 2·h·L, 2·L, L or 1.
   int64_t distinct_projections() const;
 

@@ -78,7 +78,7 @@ Tensor LinformerLM::step(DecodeState& state, const Tensor& idx) {
   size_t a = 0;
   for (const auto& m : *stack().seq) {
     auto r = std::dynamic_pointer_cast<Residual>(m);
-    if (auto attn = std::dynamic_pointer_cast<MHAttention>(r->fn)) {
+    if (auto attn = std::dynamic_pointer_cast<LinformerAttention>(r->fn)) {
       x = r->norm->forward(x + attn->step(*state.layers[a++], x, {}));
     } else {
       x = r->forward(x);

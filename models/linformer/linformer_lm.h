@@ -48,7 +48,7 @@ class LinformerLM : public nn::Module {
   // model reads exactly n positions: the context is the last n tokens, zero-padded at the end
   // when shorter (the package's Padder) and read at its last real position. Only a causal
   // model gives the distribution it was trained for; a leaky one sees the padding.
-  // use_cache: under causal=prefix every attention carries its slots (MHAttention::State)
+  // use_cache: under causal=prefix every attention carries its slots (LinformerAttention::State)
   // and a token costs O(k d) per layer; the tokens drawn are the same either way.
   Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature = 1.0, int64_t top_k = 0,
                   Generator* gen = nullptr, bool use_cache = true);

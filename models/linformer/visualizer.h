@@ -18,7 +18,7 @@
 
 namespace attic::models::linformer {
 
-using NamedAttention = std::pair<std::string, std::shared_ptr<MHAttention>>;
+using NamedAttention = std::pair<std::string, std::shared_ptr<LinformerAttention>>;
 
 // The stack's attention layers with their row titles: "layer 0", and in decoder mode
 // "layer 0 context" for the cross-attention after it.

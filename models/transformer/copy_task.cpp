@@ -31,10 +31,6 @@ void CopyTaskOptions::validate() const {
               "and steps, log_interval >= 0");
 }
 
-std::pair<double, double> evaluate_copy_task(EncoderDecoder& model, const CopyTaskOptions& o) {
-  return evaluate_seq2seq(model, o);
-}
-
 CopyTaskResult train_copy_task(const CopyTaskOptions& o, std::ostream* log, EncoderDecoder* given) {
   o.validate();
   EncoderDecoderConfig mc = o.model;

@@ -50,12 +50,10 @@ struct CopyTaskResult {
 CopyTaskResult train_copy_task(const CopyTaskOptions& options, std::ostream* log = nullptr,
                                EncoderDecoder* model = nullptr);
 
-// Greedy decoding of eval_size held-out sequences: (token accuracy, exact match).
-std::pair<double, double> evaluate_copy_task(EncoderDecoder& model, const CopyTaskOptions& options);
-
-// The same loop for any sequence-to-sequence model (EncoderDecoder, the Linformer's
-// LinformerEncDec): Model is an nn::Module with forward(src, tgt_in) -> logits [B, T, V] and
-// greedy_decode(src, length) -> [B, length]. The vocabulary is o.symbols + 1 (id 0 starts).
+// Greedy decoding of eval_size held-out sequences by any sequence-to-sequence model
+// (EncoderDecoder, the Linformer's LinformerEncDec): (token accuracy, exact match). Model is
+// an nn::Module with forward(src, tgt_in) -> logits [B, T, V] and greedy_decode(src, length)
+// -> [B, length]. The vocabulary is o.symbols + 1 (id 0 starts).
 template <class Model>
 std::pair<double, double> evaluate_seq2seq(Model& model, const CopyTaskOptions& o);
 

@@ -9,7 +9,8 @@
 //   pooled = PMA_1(x).squeeze(1)           [B, d]      one seed vector attends to the window
 //   logits = head(pooled)                  [B, V]
 //
-// Every attention (blocks and pooling) is softmax or linear (config.attention).
+// Every attention (blocks and pooling) is the q, k, v form of config.attention, one of the
+// registered attentions that have one (models/registry.h).
 #pragma once
 
 #include "models/transformer/config.h"

@@ -138,8 +138,8 @@ Tensor linear_attention(const Tensor& qp, const Tensor& kp, const Tensor& vp, in
 
 // The same inputs -> [B, Tq, dim_o] through the explicit [B, NH, Tq, Tk] kernel matrix
 //   A_ij = φ(q_i)·φ(k_j) (· keep_ij), o_i = Σ_j A_ij v_j / Σ_j A_ij
-Tensor LinearAttention::forward_reference(const Tensor& q, const Tensor& k, const Tensor& v,
-                                          const Tensor& keep, bool causal) {
+Tensor LinearAttention::forward_naive(const Tensor& q, const Tensor& k, const Tensor& v,
+                                      const Tensor& keep, bool causal) {
   const int64_t B = q.size(0), Tq = q.size(1), Tk = k.size(1), NH = options.num_heads;
   Tensor qh = split_heads(feature_map_apply(feature_map, fc_q->forward(q)), NH);
   Tensor kh = split_heads(feature_map_apply(feature_map, fc_k->forward(k)), NH);

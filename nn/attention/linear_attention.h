@@ -11,7 +11,7 @@
 // prefix sums (causal); the causal form is an RNN whose state is (S, z): step() runs it one
 // token at a time for generation. Both equal the explicit O(n²) normalized-kernel form
 //   o_i = Σ_j φ(q_i)·φ(k_j) v_j / Σ_j φ(q_i)·φ(k_j)      (j ≤ i when causal)
-// which forward_reference() computes, for tests and the benchmark.
+// which forward_naive() computes, for tests and the benchmark.
 #pragma once
 
 #include "nn/attention/attention.h"
@@ -35,8 +35,8 @@ enum class CausalForm {
   // memory linear in T, but T d_k d_v numbers, and T tiny products per head.
   PrefixSums,
   // The masked kernel matrix A_ij = φ(q_i)·φ(k_j) for j ≤ i, o = A V / A 1: two GEMMs per
-  // head, T² numbers. Forward and backward at B = 4, NH = 4, hs = 32 (one AMD EPYC core
-  // pair) ran 13x faster than PrefixSums at T = 64, 8.7x at 256 and 4.0x at 1024.
+  // head, T² numbers: a few large products instead of PrefixSums' T tiny ones, the faster
+  // form while T stays small.
   Quadratic,
 };
 
@@ -71,8 +71,8 @@ class LinearAttention : public Attention {
   Tensor forward(const Tensor& q, const Tensor& k, const Tensor& v,
                  const Tensor& keep = Tensor(), bool causal = false) override;
   // The O(n²) kernel form through the same projections; keep may also be [B, Tq, Tk].
-  Tensor forward_reference(const Tensor& q, const Tensor& k, const Tensor& v,
-                           const Tensor& keep = Tensor(), bool causal = false);
+  Tensor forward_naive(const Tensor& q, const Tensor& k, const Tensor& v,
+                       const Tensor& keep = Tensor(), bool causal = false);
   std::string name() const override;
 
   using State = LinearAttentionState;

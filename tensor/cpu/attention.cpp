@@ -66,8 +66,7 @@ namespace {
 // so that a block's scores stay in L2 while the softmax, the dropout and the products read
 // them, where a whole head's [Tq, Tk] would be a pass through memory for each of them
 // (1024 keys: 126 rows). Never fewer than 16, and all of them when T <= 256 (one block, as
-// small heads fit anyway: two blocks at T = 256 measured no faster, 3 % slower within
-// the noise).
+// small heads fit anyway).
 template <class T>
 int64_t block_rows(int64_t ld) {
   return std::max<int64_t>(16, (512 * 1024) / (ld * int64_t(sizeof(T))));
@@ -191,7 +190,7 @@ void softmax_rows(T* S, int64_t lds, int64_t i0, int64_t rows, int64_t Tk, bool 
   // Each row is a chain of dependent steps (max, then e^x and its sum, then 1 / sum), each
   // ending in a horizontal reduction; rows go in groups of kGroup, every step done for the
   // whole group before the next, so that the chains of different rows overlap in the CPU
-  // instead of one waiting on the next (2x faster at T = 64).
+  // instead of one waiting on the next.
   const bool folded = s > 0;
   const T f = folded ? s : T(1);  // the factor the exponent applies
   constexpr int64_t kGroup = 4;
@@ -263,11 +262,8 @@ void weights_from_lse(T* S, int64_t lds, const T* lse, int64_t lse_step, int64_t
 
 // Whether attention() should save each row's log-sum-exp rather than the weights: when all
 // heads' weights take 8 MiB or more, writing them in the forward and reading them back in
-// the backward costs more than forming q kᵀ and its exponentials a second time. On an Intel
-// Xeon (family 6, model 167), 2 threads: the GPT's step at T = 1024 (200 MiB of weights a
-// layer) 3-5 % faster and its peak memory 1197 -> 429 MiB; at T = 256 (12.6 MiB) 3-4 %
-// faster; at T = 64 (0.8 MiB) the same; a Linformer layer at n = 4096 (4 MiB) 6 % slower,
-// at n = 8192 the same.
+// the backward costs more than forming q kᵀ and its exponentials a second time; below that,
+// forming them again costs more than writing and reading them.
 bool CpuBackend::attention_recomputes(double weight_bytes) const {
   return weight_bytes >= double(8 << 20);
 }
@@ -283,9 +279,8 @@ bool CpuBackend::attention_recomputes(double weight_bytes) const {
 // rows only visit j ≤ i: the masked entries of P in the block's diagonal block are written
 // as exact zeros, for the products with v (here) and dout (backward) to read; those right
 // of it, which nothing reads, are not written: their zeros were half of att's bytes written
-// once more, and the GPT's forward at T = 1024 is 12 % faster without them (its step
-// 5-7 %, on an Intel Xeon, family 6 model 167). The dropped weights D live in a per-thread
-// scratch; backward draws them again from P and the key.
+// once more. The dropped weights D live in a per-thread scratch; backward draws them again
+// from P and the key.
 void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor& q,
                            const KTensor& k, const KTensor& v, double scale, bool causal,
                            double dropout_p, uint64_t dropout_key) {
@@ -416,8 +411,7 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
         // dk and dv gather the blocks' shares. The group's first block writes their rows
         // [0, vis) (its products overwrite: add is false), so only the rows past them start
         // at zero: none without a mask, and none for the laptop GPT's single block of 64
-        // rows, where zeroing each head's rows one call of 128 bytes at a time took 0.9 % of
-        // the training step.
+        // rows, which would otherwise zero each head's rows one call of 128 bytes at a time.
         const int64_t first_vis =
             g < nb ? keys_of(g * block, std::min(g * block + block, Tq), Tk, causal).vis : 0;
         for (int64_t j = first_vis; j < Tk; ++j) {
@@ -446,7 +440,7 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
           // dv [vis, hv] += Pᵀ [vis, rows] @ dout [rows, hv]  (Dᵀ with dropout). P's rows
           // 4 KiB apart are first copied to the padded scratch: the GEMM reads that where it
           // lies, and would otherwise pack Pᵀ column by column from rows that evict each
-          // other in L1 (the backward 6 % faster at T = 1024).
+          // other in L1.
           const auto [W, ldw] = block_weights(D.data(), ld, Pb, ldp, at, i0, rows, Tk, vis,
                                               causal, dropout_p, dropout_key, copy_p);
           gemm<T>(rect, hv, rows, W, 1, ldw, db, sd.r, sd.c, dvh, ldv, Triangle::kNone, add);

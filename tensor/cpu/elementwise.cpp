@@ -142,10 +142,10 @@ template <class T> T gelu_erf(T x) { return T(0.5) * x * (T(1) + verf(x * T(M_SQ
 // (u = x / √2) that φ needs, so one exp serves both:
 //   erf(|u|) = 1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) e^(-u²),  t = 1 / (1 + p |u|),
 // |error| <= 1.5e-7; the whole derivative is within 3e-7 of the exact one in float32
-// (tests/ops/test_activation.cpp), 17 % faster than erf_f32 plus an exp.
+// (tests/ops/test_activation.cpp), and cheaper than erf_f32 plus an exp.
 // double: libm's erf and exp.
 // Always inlined: called once per element from a loop that must vectorize, and GCC declines
-// to inline it on its own (it then ran one element per call, 4x slower).
+// to inline it on its own (the loop then runs one element per call).
 template <class T> [[gnu::always_inline]] inline T gelu_erf_grad(T x) {
   const T inv_sqrt_2pi = T(0.3989422804014327);  // 1/√(2π)
   const T e = vexp_nonpos(T(-0.5) * x * x);

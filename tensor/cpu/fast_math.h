@@ -53,10 +53,10 @@ inline float exp_f32(float x) {
 }
 
 // e^x for x <= 0 only: the e^(x - max) of a softmax and the e^(-x²/2) of a normal density,
-// about 30 % cheaper than exp_f32. There is no overflow to guard against, and a result
-// below FLT_MIN (x < ln FLT_MIN ≈ -87.34) is flushed to 0 instead of falling through the
-// denormals, so that 2^n is one exponent field (n >= -126). Above that it is exp_f32, to
-// the same ~1 ulp. NaN passes through; -inf gives 0.
+// cheaper than exp_f32: there is no overflow to guard against, and a result below FLT_MIN
+// (x < ln FLT_MIN ≈ -87.34) is flushed to 0 instead of falling through the denormals, so
+// that 2^n is one exponent field (n >= -126). Above that it is exp_f32, to the same ~1 ulp.
+// NaN passes through; -inf gives 0.
 inline float exp_nonpos_f32(float x) {
   constexpr float kMin = -87.3365447f;  // ln(FLT_MIN)
   int32_t n;

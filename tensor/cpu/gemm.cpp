@@ -86,10 +86,9 @@ struct Tile {
 
 // A k-major strip of A at its k-th step (Ap; steps a_step apart, `left` steps from here to
 // the strip's end): when A is read in place (the dYᵀ of dW = dYᵀ X), each step moves a whole
-// row of dY on and reads one or two new lines of A, 0.5-2 KiB past the last. The lines
-// kAhead steps on (about 100 cycles of FMAs) are asked for before they are needed: the GPT's
-// dW products with rows 1.5 and 2 KiB apart (c_attn's, c_fc's) ran 8-14 % faster on an Intel
-// Xeon (family 6, model 167). A packed strip (a_step = MR) is read line after line.
+// row of dY on and reads one or two new lines of A, 0.5-2 KiB past the last, so the lines
+// kAhead steps on (about 100 cycles of FMAs) are asked for before they are needed. A packed
+// strip (a_step = MR) is read line after line.
 template <class T, int MR>
 [[gnu::always_inline]] inline void prefetch_ahead(const T* Ap, int64_t a_step, int64_t left) {
   constexpr int64_t kAhead = 8;
@@ -180,27 +179,19 @@ struct Part {
 
 // A is read where it lies (a_in_place) when its MR values per k step can be reached from
 // one pointer: a row-major A row by row (RowsA, csa == 1), a column-major A (the dYᵀ of
-// dW = dYᵀ X) column by column (k-major, rsa == 1). Unpacked A measured 5-15 % faster at
-// the GPT's row-major shapes, where a packed A element would be used only N / NR times
-// (4 to 16), 2-9 % faster at its dW shapes, and 10-40 % faster on attention's 64 x 64
-// products; about 5 % slower at 1000³, where packing pays for itself. Never when the
-// lines the strip reads would crowd into a few of L1's 64 sets (4 KiB of addresses) and
-// evict each other. A row-major strip reads MR rows side by side, MR lines at a time, which
-// only rows a multiple of 4 KiB apart put in one set (1024³: 12 % slower). A k-major strip
-// reads a new line every k step, kc lines one column pitch apart: at a multiple of 2 KiB
-// they share 2 sets (16 lines of an 8-way L1), and packing measured 20 % faster on the
-// 512 x 128 x 768 dW (the c_fc dW of the C = 128 GPT) on an AMD EPYC (family 25, model 1,
-// 32 KiB L1) at 1 and 2 threads; at 512 B (8 sets) and 1 KiB (4 sets) the two were within
-// that host's noise.
+// dW = dYᵀ X) column by column (k-major, rsa == 1): at the GPT's shapes a packed A element
+// would serve only N / NR micro-kernel calls (4 to 16), too few to repay the copy; at large
+// square sizes, where packing pays for itself, reading in place loses little.
+// Never when the lines the strip reads would crowd into a few of L1's 64 sets (4 KiB of
+// addresses) and evict each other. A row-major strip reads MR rows side by side, MR lines at
+// a time, which only rows a multiple of 4 KiB apart put in one set. A k-major strip reads a
+// new line every k step, kc lines one column pitch apart: at a multiple of 2 KiB they share
+// 2 sets (16 lines of an 8-way L1).
 // Nor is a k-major A read in place when C's block has kPackedKmajorN columns or more: each
 // packed strip then serves N / NR >= 16 micro-kernel calls (on AVX2), and the A block is
-// swept as often, which its kc scattered lines serve worse than one contiguous strip. On
-// that AMD EPYC, in paired trials against reading in place (medians of 15-21, interleaved
-// call by call), the C = 256, 384 and 768 GPT's dW products ran 2-20 % faster packed at 1
-// thread and 1-21 % at 2 (768 x 768 x 768: 10-14 % and 20 %); at N = 128 (the C = 128 GPT's
-// c_attn, c_fc and attn c_proj dW) packing measured -6 to +4 %, and they stay in place.
-// That was the 6 x 16 tile of 16 vector registers; with 32 (AVX-512, NEON) the in-place
-// k-major A keeps its measured paths, the wide tile's a_strip_outer among them.
+// swept as often, which its kc scattered lines serve worse than one contiguous strip.
+// That limit is the 6 x 16 tile's, of 16 vector registers; with 32 (AVX-512, NEON) a k-major
+// A stays in place at any N, and the wide tile's a_strip_outer is built on it.
 constexpr int64_t kPackedKmajorN = kVecRegs == 16 ? 256 : INT64_MAX;
 template <class T, bool RowsA>
 bool reads_a_in_place(int64_t N, int64_t rsa, int64_t csa) {
@@ -213,12 +204,10 @@ bool reads_a_in_place(int64_t N, int64_t rsa, int64_t csa) {
 // B is read in place too (b_in_place) when its rows hold whole strips (csb == 1, N a
 // multiple of NR) and A has few rows (attention's 64-row products: P v, Pᵀ dout, dS k,
 // dSᵀ q; the GPT's 128-row dW): a packed strip would then serve only M / MR <= 10
-// micro-kernel calls, too few to repay the copy (measured 13-22 % faster on attention's
-// products, 6 % on the 128 x 128 x 768 dW). Rows 4 KiB apart would alias in L1, as A's.
-// Those figures are for the 14-row AVX-512 tile, whose limit is 140 rows. The 6-row AVX2
-// tile's is 60 (NEON's 50), so there these products are packed. On an AMD EPYC (family 25,
-// model 1), reading the 64-row ones in place was 4-9 % faster with hs = 32 and 3 % slower
-// with hs = 64: about 0.2 % of the GPT's step, so the limit stays as it is.
+// micro-kernel calls, too few to repay the copy. Rows 4 KiB apart would alias in L1, as A's.
+// The limit is 140 rows for the 14-row AVX-512 tile; the 6-row AVX2 tile's is 60 (NEON's
+// 50), so there these products are packed: reading them in place would gain or lose, with
+// the head size, a negligible share of the GPT's step.
 // N of one vector is one strip the narrow tile reads whole (a Linformer head's E K, dSᵀ q
 // and Pᵀ dout, whose N is d = 16).
 template <class T, int NV>
@@ -340,13 +329,12 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
   const bool direct = reads_a_in_place<T, RowsA>(N, rsa, csa);
   const bool direct_b = reads_b_in_place<T, NV>(M, N, rsb, csb);
   // A k-major A read in place touches a whole line per k step (for MR values of it), twice
-  // a row-major strip's footprint in L1 beside the B strip; a shorter KC keeps both in L1
-  // (192: 5 % faster on the 512 x 128 x 768 dW, the same elsewhere; 128 loses on C's extra
-  // passes). Not with the wide tile, whose B strip [192, 48] takes 36 of L1's 48 KiB: there
-  // the jr and ir loops swap (a_strip_outer), so that the A strip (192 lines, 12 KiB) stays
-  // in L1 while the panel's B strips stream past it from L2. On an Intel Xeon (family 6,
-  // model 207) the C = 384 and C = 768 GPT's dW products measured 0-8 % faster at 1 thread
-  // and 0-5 % at 2; with the 14 x 32 tile (C = 128 and 256) swapping lost 0-6 %.
+  // a row-major strip's footprint in L1 beside the B strip; a shorter KC (KC_kmajor) keeps
+  // both in L1, and a still shorter one would pass over C more often. Not with the wide tile,
+  // whose B strip [192, 48] takes 36 of L1's 48 KiB: there the jr and ir loops swap
+  // (a_strip_outer), so that the A strip (192 lines, 12 KiB) stays in L1 while the panel's B
+  // strips stream past it from L2. The 14 x 32 tile, whose strips both fit at KC_kmajor,
+  // keeps the loops' order.
   const bool a_strip_outer = !RowsA && direct && NV == kWideNV;
   // A row-major A in place with K over one KC takes the longer KC of Blocking (its KC
   // blocks of equal size: K = 1024 as 512 + 512, not 768 + 256), the narrower panel and
@@ -363,9 +351,7 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int6
   const int64_t strip = Bk::MR * (RowsA ? kPitch<T> : kc_max);
   // The A block shares L2 with the C rows it writes: it is swept once per B strip, and C's
   // rows written in between evict it. So MC rows of A and of C together are held to
-  // 512 KiB (256 KiB to 1 MiB measured; 512 KiB best): 5-8 % faster at N = 384 and 512,
-  // and 8 % at 1024³, than the fixed MC alone. With A in place, beside a B panel of
-  // 1.5 MiB: 256 KiB.
+  // 512 KiB, a quarter of L2; with A in place, beside a B panel of 1.5 MiB, to 256 KiB.
   const int64_t l2_budget = (rows_in_place ? 256 : 512) * 1024;
   const int64_t mc_fit = l2_budget / (int64_t(sizeof(T)) * (kc_max + std::min(NC, N)));
   const int64_t MC = std::min(Bk::MC, std::max<int64_t>(Bk::MR, mc_fit / Bk::MR * Bk::MR));
@@ -461,9 +447,8 @@ void gemm_tiled(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_
   const int64_t m_strips = (M + Bk::MR - 1) / Bk::MR, n_strips = (N + Bk::NR - 1) / Bk::NR;
   // A row split has every thread pack all of B. For a wide B (N >= kSplitColumnsN: the C =
   // 384 and C = 768 GPT's c_fc, c_attn and c_proj products) a column split halves each of
-  // two threads' packing while A, mostly read in place, costs the same: 1-4 % faster on an
-  // Intel Xeon (family 6, model 207) at 2 threads; at N = 768 the narrower panels lost as
-  // much (-4 to +3 %).
+  // two threads' packing while A, mostly read in place, costs the same; at narrower N
+  // (768) the narrower panels lose what the split saves.
   if (m_strips >= n_strips && N < kSplitColumnsN) {
     const auto grain = int64_t(kMinFmasPerThread / (double(Bk::MR) * double(N) * double(K))) + 1;
     parallel_for(0, m_strips, grain, [&](int64_t s0, int64_t s1) {

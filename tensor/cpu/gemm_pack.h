@@ -45,17 +45,15 @@ constexpr int kVecBytes = 16;  // xmm (SSE2), or a 128-bit register elsewhere
 constexpr int kVecRegs = 16;
 #endif
 
-// ---- Blocking. Sizes are for the development machine, an Intel Xeon (Sapphire Rapids) with
-// 48 KiB L1d and 2 MiB L2 per core; float and double blocks take the same bytes per level.
+// ---- Blocking. Sizes are for a core with 48 KiB of L1d and 2 MiB of L2; float and double
+// blocks take the same bytes per level.
 //
 // Two tile families, named by NV, the vectors a row of the micro-tile holds: the default
 // (14 x 32 floats on AVX-512), and with 32 vector registers on x86 the wide one, NV = 3
 // (8 x 48), which gemm takes for float products whose N is a multiple of 48 and at least 384.
-// The wide tile issues 11 loads for 24 FMAs a k step, the default 16 for 28: on an Intel
-// Xeon (family 6, model 167) the C = 384 and C = 768 GPT's products ran 0-8 % faster with
-// it at 1 thread and -3 to +7 % at 2 (medians of alternating rounds), and the ones with
-// N = 64 or 128 (attention's P v, the C = 128 GPT's) 8-25 % slower, where 48 does not
-// divide N or N / 48 strips are too few.
+// The wide tile issues 11 loads for 24 FMAs a k step, the default 16 for 28, which pays
+// only where N has many strips of 48: not where 48 does not divide N or N / 48 strips are
+// too few (N = 64 or 128: attention's P v, the C = 128 GPT's products).
 #if defined(__aarch64__)
 constexpr int kDefaultNV = 4;
 constexpr int kWideNV = 0;  // none
@@ -105,19 +103,15 @@ struct Blocking {
   // the C rows the block writes are wide: see there.)
   static constexpr int64_t MC = (1024 * 1024) / (KC * int64_t(sizeof(T))) / MR * MR;
   // NC: the packed B panel [KC, NC] is swept once per A block, so it should stay in L2:
-  // 1 MiB, 1024 float columns. A panel sized for L3 instead (4 MiB) measured 20-30 % slower
-  // on products with wide N (the C = 768 GPT's x Wᵀ: N = 2304 and 3072), and the same on
-  // the rest.
+  // 1 MiB, 1024 float columns (a panel sized for L3 loses on products with wide N).
   static constexpr int64_t NC = (1024 * 1024) / (KC * int64_t(sizeof(T))) / NR * NR;
 
-  // A row-major A read in place (gemm_blocked) has no packing whose cost grows with KC, and
-  // there, for K over KC, a longer KC and a narrower B panel measured faster on an Intel
-  // Xeon (family 6, model 167) than the blocks above: K up to 768 in one block, so that C
-  // is loaded and stored once instead of once per 256 k; a B panel of 512 float columns
-  // (1.5 MiB, most of L2); the A block and the C rows it writes held to 256 KiB. The
-  // C = 384 and C = 768 GPT's x Wᵀ (N 1152 to 3072) 4-9 % faster at 1 and 2 threads, its
-  // dY W 0-4 %. A k-major A in place measured 3-7 % slower with these and keeps the
-  // blocks above.
+  // A row-major A read in place (gemm_blocked) has no packing whose cost grows with KC, so
+  // for K over KC it takes a longer KC and a narrower B panel than the blocks above: K up to
+  // 768 in one block, so that C is loaded and stored once instead of once per 256 k; a B
+  // panel of 512 float columns (1.5 MiB, most of L2); the A block and the C rows it writes
+  // held to 256 KiB. A k-major A in place wants a shorter KC instead (KC_kmajor) and keeps
+  // the blocks above.
   static constexpr int64_t KC_rows_in_place = 768;
   static constexpr int64_t NC_rows_in_place =
       (1536 * 1024) / (KC_rows_in_place * int64_t(sizeof(T))) / NR * NR;

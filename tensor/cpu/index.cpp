@@ -13,8 +13,7 @@ namespace {
 // dtype, where slice i is the row of `row` numbers at i * row. The embedding's forward and
 // backward are this case: the laptop GPT's step looks up 832 rows of 128 (768 tokens, 64
 // positions) and adds as many back, and a call per row through copy or binary costs more
-// than the row's own work: 194 -> 64 us for both lookups and their backward on an Intel
-// Xeon (family 6, model 167), about 0.4 % of the step.
+// than the row's own work.
 bool whole_rows(int64_t dim, const KTensor& a, const KTensor& b) {
   return dim == 0 && a.dtype == b.dtype && a.is_contiguous() && b.is_contiguous() &&
          a.dtype != kBool;

@@ -181,8 +181,8 @@ void CpuBackend::arg_reduce(ReduceOp op, const KTensor& values, const KTensor& i
 // blocks of kSquaresBlock elements, each block's sum on any thread, then the blocks' sums in
 // order: the same total whatever the thread count (a split by threads would move the
 // partial sums' boundaries with it).
-// The clip's norm reads every gradient once, so on one thread it held the other idle for
-// 1-2 % of the GPT's training step at 2 threads.
+// The clip's norm reads every gradient once, so on one thread it would hold the others idle
+// for a visible share of the GPT's training step.
 double CpuBackend::sum_squares(const KTensor& in) {
   constexpr int64_t kSquaresBlock = 16384;
   double total = 0;

@@ -24,11 +24,11 @@ namespace {
 // a parallel_for: a parallel_for started there runs inline instead of queueing behind itself.
 thread_local bool t_in_parallel = false;
 
-// Waking a thread asleep on a condition variable takes tens of microseconds (~50 us measured
-// in the development VM), a large part of a GEMM of a few hundred microseconds. So a thread
-// about to sleep first polls for up to 200 us whether `ready()` holds: a worker then picks up
-// back-to-back parallel_fors awake, and the caller sees the last chunk finish without a
-// wake-up. Polling yields the core, so a busy machine loses little to it.
+// Waking a thread asleep on a condition variable takes tens of microseconds, a large part of
+// a GEMM of a few hundred microseconds. So a thread about to sleep first polls for up to
+// 200 us whether `ready()` holds: a worker then picks up back-to-back parallel_fors awake,
+// and the caller sees the last chunk finish without a wake-up. Polling yields the core, so a
+// busy machine loses little to it.
 template <class Ready>
 void spin_until(Ready ready) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);

@@ -1,7 +1,8 @@
 // The Linformer from the command line: `attic train --model=linformer` (the package's
-// LinformerLM) and `--attention=linformer` (its MHAttention in the GPT) train, record their
-// options, sample through the prefix mode's state (the same text as recomputing), evaluate
-// and resume as an uninterrupted run; bad Linformer options are one line, exit 2.
+// LinformerLM) and `--attention=linformer` (LinformerAttention, its MHAttention, in the GPT)
+// train, record their options, sample through the prefix mode's state (the same text as
+// recomputing), evaluate and resume as an uninterrupted run; bad Linformer options are one
+// line, exit 2.
 #include "cli/checkpoint.h"
 #include "cli/cli_helpers.h"
 #include "helpers.h"

@@ -31,7 +31,7 @@ TEST_CASE("linear attention by hand, elu+1 feature map", "[nn][linear_attention]
     set_values(fc->weight, tensor({{1, 0}, {0, 1}}));
   Tensor q = tensor({{{0, 0}}}), k = tensor({{{0, 0}, {1, -1}}}), v = tensor({{{1, 0}, {0, 1}}});
   CHECK_THAT(values(la(q, k, v)), ApproxValues({0.457888, 0.542112}, 1e-5));
-  CHECK_THAT(values(la.forward_reference(q, k, v)), ApproxValues({0.457888, 0.542112}, 1e-5));
+  CHECK_THAT(values(la.forward_naive(q, k, v)), ApproxValues({0.457888, 0.542112}, 1e-5));
 }
 
 TEST_CASE("non-causal linear attention equals the explicit kernel form, with and without padding",
@@ -39,10 +39,10 @@ TEST_CASE("non-causal linear attention equals the explicit kernel form, with and
   for (nn::FeatureMap fm : kMaps) {
     nn::LinearAttention la(opts(8, 2), fm);
     Tensor q = randn({2, 5, 8}), kv = randn({2, 7, 8});
-    CHECK(max_abs_diff(la(q, kv, kv), la.forward_reference(q, kv, kv)) < 1e-5);
+    CHECK(max_abs_diff(la(q, kv, kv), la.forward_naive(q, kv, kv)) < 1e-5);
     Tensor keep = tensor({{1, 1, 0, 1, 1, 1, 0}, {0, 1, 1, 1, 1, 1, 1}}, kBool);
     Tensor y = la(q, kv, kv, keep);
-    CHECK(max_abs_diff(y, la.forward_reference(q, kv, kv, keep)) < 1e-5);
+    CHECK(max_abs_diff(y, la.forward_naive(q, kv, kv, keep)) < 1e-5);
     // masked keys have no influence
     Tensor kv2 = where(logical_not(keep).unsqueeze(-1), randn({2, 7, 8}) * 5.0, kv);
     CHECK(max_abs_diff(la(q, kv2, kv2, keep), y) < 1e-5);
@@ -55,7 +55,7 @@ TEST_CASE("the causal prefix-sum form and the step RNN equal the masked kernel f
     nn::LinearAttention la(opts(6, 3), fm);
     Tensor x = randn({2, 6, 6}) * 2.0;
     Tensor y = la(x, x, x, Tensor(), true);
-    CHECK(max_abs_diff(y, la.forward_reference(x, x, x, Tensor(), true)) < 1e-5);
+    CHECK(max_abs_diff(y, la.forward_naive(x, x, x, Tensor(), true)) < 1e-5);
     // output t depends on tokens 0..t only
     Tensor x2 = x.clone();
     { NoGradGuard g; x2.narrow(1, 4, 2).copy_(randn({2, 2, 6})); }
@@ -129,7 +129,7 @@ TEST_CASE("causal exp linear attention: a huge future key changes no earlier out
           1e-5);
   // (the unshifted kernel form overflows at k = 200: it is compared before the big key)
   CHECK(max_abs_diff(y2.narrow(1, 0, 4),
-                     la.forward_reference(x, x, x, Tensor(), true).narrow(1, 0, 4)) < 1e-5);
+                     la.forward_naive(x, x, x, Tensor(), true).narrow(1, 0, 4)) < 1e-5);
   CHECK(std::isfinite(sum(y2).item<double>()));
 }
 

@@ -295,7 +295,7 @@ TEST_CASE("scaled_dot_product_attention: fused where it applies, the composed op
   for (const bool causal : {true, false}) {
     Tensor wf, wm;
     const Tensor f = scaled_dot_product_attention(q, k, v, {.is_causal = causal, .weights = &wf});
-    const Tensor m = scaled_dot_product_attention_math(q, k, v, {.is_causal = causal, .weights = &wm});
+    const Tensor m = scaled_dot_product_attention_naive(q, k, v, {.is_causal = causal, .weights = &wm});
     CHECK_THAT(values(f), ApproxValues(values(m), 1e-12));
     CHECK_THAT(values(wf), ApproxValues(values(wm), 1e-12));
   }
@@ -322,7 +322,7 @@ TEST_CASE("scaled_dot_product_attention: causal weights are 0 above the diagonal
   { const Tensor junk = full({1, 1, 400, 400}, 7.0, kFloat64); }
   Tensor wf, wm;
   scaled_dot_product_attention(q, k, v, {.is_causal = true, .weights = &wf});
-  scaled_dot_product_attention_math(q, k, v, {.is_causal = true, .weights = &wm});
+  scaled_dot_product_attention_naive(q, k, v, {.is_causal = true, .weights = &wm});
   CHECK_THAT(values(wf), ApproxValues(values(wm), 1e-12));
 }
 
@@ -346,7 +346,7 @@ TEST_CASE("fused attention with dropout: the composed path's mask, and its gradi
     const SdpaOptions composed{.is_causal = causal, .dropout_p = 0.4, .generator = &g2};
     const Tensor f = scaled_dot_product_attention(heads(x[0]), heads(x[1]), heads(x[2]), fused);
     const Tensor m =
-        scaled_dot_product_attention_math(heads(x[0]), heads(x[1]), heads(x[2]), composed);
+        scaled_dot_product_attention_naive(heads(x[0]), heads(x[1]), heads(x[2]), composed);
     CHECK(std::string(f.grad_fn()->name()) == "AttentionBackward");
     CHECK_THAT(values(f), ApproxValues(values(m), 1e-12));
     CHECK(g1.state() == g2.state());  // one draw each
@@ -383,8 +383,8 @@ TEST_CASE("fused attention with dropout: the composed path's mask, and its gradi
       },
       [](const Inputs& in) {
         Generator g(5);
-        return scaled_dot_product_attention_math(in[0], in[1], in[2],
-                                                 {.dropout_p = 0.5, .generator = &g});
+        return scaled_dot_product_attention_naive(in[0], in[1], in[2],
+                                                  {.dropout_p = 0.5, .generator = &g});
       },
       {leaf64({2, 3, 4}), leaf64({2, 5, 4}), leaf64({2, 5, 6})});
 }

@@ -29,7 +29,7 @@ TEST_CASE("prefix_softmax_scan by hand", "[ops][prefix_softmax]") {
     const Tensor d = zeros({1, 1, 2}, kFloat64).requires_grad_();
     const Tensor r = zeros({1, 1, 2}, kFloat64).requires_grad_();
     const Tensor v = tensor({1, 3}, kFloat64).view({1, 1, 2, 1}).requires_grad_();
-    const Tensor y = fused ? prefix_softmax_scan(s, d, r, v) : prefix_softmax_scan_math(s, d, r, v);
+    const Tensor y = fused ? prefix_softmax_scan(s, d, r, v) : prefix_softmax_scan_naive(s, d, r, v);
     CHECK_THAT(values(y), ApproxValues({1, 2.5}, 1e-12));
     sum(y).backward();
     CHECK_THAT(values(s.grad()), ApproxValues({-0.375, 0.25}, 1e-12));
@@ -39,7 +39,7 @@ TEST_CASE("prefix_softmax_scan by hand", "[ops][prefix_softmax]") {
   }
 }
 
-TEST_CASE("prefix_softmax_scan equals prefix_softmax_scan_math on ELiTA's views, with every "
+TEST_CASE("prefix_softmax_scan equals prefix_softmax_scan_naive on ELiTA's views, with every "
           "gradient", "[ops][prefix_softmax]") {
   // s, d, r as the narrowed transposes of one [B, N, 3H] product, v the head view of
   // [B, N, H·A], logits up to about ±50 (the running maximum keeps both exact)
@@ -53,7 +53,7 @@ TEST_CASE("prefix_softmax_scan equals prefix_softmax_scan_math on ELiTA's views,
       const Tensor t = kx.transpose(1, 2);
       const Tensor s = t.narrow(1, 0, H), d = t.narrow(1, H, H), r = t.narrow(1, 2 * H, H);
       const Tensor v = split_heads(vx, H);
-      const Tensor y = fused ? prefix_softmax_scan(s, d, r, v) : prefix_softmax_scan_math(s, d, r, v);
+      const Tensor y = fused ? prefix_softmax_scan(s, d, r, v) : prefix_softmax_scan_naive(s, d, r, v);
       sum(y * g).backward();
       std::vector<std::vector<double>> out = {values(y), values(kx.grad()), values(vx.grad())};
       kx.set_grad({});

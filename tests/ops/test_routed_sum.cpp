@@ -40,14 +40,14 @@ TEST_CASE("routed_sum by hand", "[ops][routed_sum]") {
   const Tensor x1 = tensor({5, 6, 7, 8}, kFloat64).view({1, 2, 1, 2});
   const Tensor w = tensor({1, 2, 10, -1}, kFloat64);
   CHECK_THAT(values(routed_sum(w, {x0, x1})), ApproxValues({51, 62, -1, 0}, 1e-12));
-  CHECK_THAT(values(routed_sum_math(w, {x0, x1})), ApproxValues({51, 62, -1, 0}, 1e-12));
+  CHECK_THAT(values(routed_sum_naive(w, {x0, x1})), ApproxValues({51, 62, -1, 0}, 1e-12));
   // dw[l·NH + h] = Σ x_l over head h (g = 1): [1 + 2, 3 + 4 | 5 + 6, 7 + 8]
   const Tensor wl = w.detach().requires_grad_();
   sum(routed_sum(wl, {x0, x1})).backward();
   CHECK_THAT(values(wl.grad()), ApproxValues({3, 7, 11, 15}, 1e-12));
 }
 
-TEST_CASE("routed_sum equals routed_sum_math on split_heads views, with every gradient",
+TEST_CASE("routed_sum equals routed_sum_naive on split_heads views, with every gradient",
           "[ops][routed_sum]") {
   // The sources as route attention makes them: three [B, T, C] slices of wider projections,
   // split into heads (rows of hs with stride 3C or 2C between positions).
@@ -63,7 +63,7 @@ TEST_CASE("routed_sum equals routed_sum_math on split_heads views, with every gr
       const std::vector<Tensor> parts = {split_heads(kv0.narrow(2, 0, C), NH),
                                          split_heads(kv1.narrow(2, 0, C), NH),
                                          split_heads(qkv.narrow(2, C, C), NH)};
-      const Tensor y = fused ? routed_sum(router, parts) : routed_sum_math(router, parts);
+      const Tensor y = fused ? routed_sum(router, parts) : routed_sum_naive(router, parts);
       return values_and_grads(y, g, {router, qkv, kv0, kv1});
     };
     check_same(run(true), run(false), dt, "(y, router, qkv, kv0, kv1)");
@@ -120,7 +120,7 @@ TEST_CASE("routed_sum_packed by hand", "[ops][routed_sum]") {
   const Tensor wk = tensor({1, 2, 10, -1}, kFloat64).requires_grad_();
   const Tensor wv = tensor({0.5, 1, 1, 0}, kFloat64).requires_grad_();
   const std::vector<double> want = {1, 2, 37, 12, 9.5, 10};
-  CHECK_THAT(values(routed_sum_packed_math(wk, wv, qkv, {kv}, 2)), ApproxValues(want, 1e-12));
+  CHECK_THAT(values(routed_sum_packed_naive(wk, wv, qkv, {kv}, 2)), ApproxValues(want, 1e-12));
   const Tensor y = routed_sum_packed(wk, wv, qkv, {kv}, 2);
   CHECK_THAT(values(y), ApproxValues(want, 1e-12));
   // g = 1: d router[l·NH + h] = source l's k (or v) of head h; d qkv = [1, 1 | wk_1 | wv_1],
@@ -132,7 +132,7 @@ TEST_CASE("routed_sum_packed by hand", "[ops][routed_sum]") {
   CHECK_THAT(values(kv.grad()), ApproxValues({1, 2, 0.5, 1}, 1e-12));
 }
 
-TEST_CASE("routed_sum_packed equals routed_sum_packed_math, with every gradient",
+TEST_CASE("routed_sum_packed equals routed_sum_packed_naive, with every gradient",
           "[ops][routed_sum]") {
   // Route's shapes: the current qkv [B, T, 3C] and two earlier [B, T, 2C], one of them a
   // transposed view (strides other than the packed layout's).
@@ -148,7 +148,7 @@ TEST_CASE("routed_sum_packed equals routed_sum_packed_math, with every gradient"
     auto run = [&](bool fused) {
       const Tensor kv1 = kv1_t.transpose(0, 1);
       const Tensor y = fused ? routed_sum_packed(wk, wv, qkv, {kv0, kv1}, NH)
-                             : routed_sum_packed_math(wk, wv, qkv, {kv0, kv1}, NH);
+                             : routed_sum_packed_naive(wk, wv, qkv, {kv0, kv1}, NH);
       return values_and_grads(y, g, {wk, wv, qkv, kv0, kv1_t});
     };
     check_same(run(true), run(false), dt, "(y, wk, wv, qkv, kv0, kv1)");

@@ -155,7 +155,7 @@ TEST_CASE("AdamW: a Linear(1, 1) learns y = 2x + 1", "[optim]") {
 }
 
 TEST_CASE("the fused step equals the reference update written in tensor ops", "[optim]") {
-  // step() runs the fused kernel (tensor/cpu/adam.cpp); adam_update_reference is the same
+  // step() runs the fused kernel (tensor/cpu/adam.cpp); adam_update_naive is the same
   // update as a dozen tensor ops. Three steps of each, AdamW and Adam with L2 decay, in
   // float32 (the kernel may contract a * b + c into one FMA: a few ulp) and float64.
   for (const bool decoupled : {true, false}) {
@@ -182,7 +182,7 @@ TEST_CASE("the fused step equals the reference update written in tensor ops", "[
         s.decoupled = decoupled;
         s.bias_correction1 = 1 - std::pow(0.9, t);
         s.bias_correction2 = 1 - std::pow(0.999, t);
-        optim::adam_update_reference(ref, g, m, v, s);
+        optim::adam_update_naive(ref, g, m, v, s);
       }
       const double tol = dt == kFloat32 ? 1e-6 : 1e-14;
       CHECK_THAT(values(fused), ApproxValues(values(ref), tol));

@@ -1,7 +1,7 @@
 // The Linformer's structure (models/linformer/): parameter sharing counted, per-layer k, the
 // convolution's length, shapes, Padder, post-norm at init, k = n with E = F = I equal to
 // full attention, the leak of the package's causal mask and the prefix mode that closes it,
-// gradcheck of a head and of MHAttention in every causal mode, and bad input.
+// gradcheck of a head and of LinformerAttention in every causal mode, and bad input.
 #include "helpers.h"
 #include "models/linformer.h"
 #include "nn/module64.h"
@@ -124,7 +124,7 @@ TEST_CASE("post-norm: every sublayer's output has mean 0 and variance 1 per toke
 TEST_CASE("k = n with E = F = I equals full attention, with and without the causal mask", "[linformer]") {
   const Causal causal = GENERATE(Causal::None, Causal::Leaky, Causal::Prefix);
   INFO(to_string(causal));
-  MHAttentionOptions o;
+  LinformerAttentionOptions o;
   o.input_size = 6;
   o.dim = 3;
   o.channels = 6;
@@ -132,9 +132,9 @@ TEST_CASE("k = n with E = F = I equals full attention, with and without the caus
   o.nhead = 2;
   o.causal = causal;
   o.parameter_sharing = Sharing::Headwise;
-  MHAttention low(o);
+  LinformerAttention low(o);
   o.full_attention = true;
-  MHAttention full(o);
+  LinformerAttention full(o);
   full.load_state_dict(low.state_dict());  // the same to_q, to_k, to_v and w_o
   {
     NoGradGuard g;
@@ -171,12 +171,12 @@ TEST_CASE("causality: the package's compressed mask leaks the future, prefix doe
   else CHECK(moved == 0.0);
 }
 
-TEST_CASE("gradcheck: a head and MHAttention in every causal mode and method", "[linformer][gradcheck]") {
+TEST_CASE("gradcheck: a head and LinformerAttention in every causal mode and method", "[linformer][gradcheck]") {
   const Causal causal = GENERATE(Causal::None, Causal::Leaky, Causal::Prefix);
   const Method method = GENERATE(Method::Learnable, Method::Convolution, Method::NoParams);
   INFO(to_string(causal) << " " << to_string(method));
   manual_seed(5);
-  MHAttentionOptions o;
+  LinformerAttentionOptions o;
   o.input_size = 6;
   o.dim = 2;
   o.channels = 4;
@@ -185,7 +185,7 @@ TEST_CASE("gradcheck: a head and MHAttention in every causal mode and method", "
   o.causal = causal;
   o.method = method;
   o.parameter_sharing = Sharing::KV;
-  MHAttention attn(o);
+  LinformerAttention attn(o);
   std::vector<Tensor> params = testing::to_float64(attn);
   Tensor x = randn({2, 5, 4}, kFloat64).requires_grad_(true);  // m = 5 < n = 6
   std::vector<Tensor> leaves{x};
@@ -199,7 +199,7 @@ TEST_CASE("gradcheck: a head and MHAttention in every causal mode and method", "
 }
 
 TEST_CASE("all heads at once equal the package's loop over heads, forward and gradients", "[linformer]") {
-  // Heads that share E and F go through one attention call (MHAttention::all_heads);
+  // Heads that share E and F go through one attention call (LinformerAttention::all_heads);
   // batch_heads = false keeps the loop. Learnable and no_params E, headwise, kv and
   // layerwise sharing, no mask and the package's leaky one, m < n, and decoder mode.
   const Causal causal = GENERATE(Causal::None, Causal::Leaky);
@@ -208,7 +208,7 @@ TEST_CASE("all heads at once equal the package's loop over heads, forward and gr
   const bool decoder = GENERATE(false, true);
   INFO(to_string(causal) << " " << to_string(method) << " " << to_string(sharing) << (decoder ? " decoder" : ""));
   manual_seed(11);
-  MHAttentionOptions o;
+  LinformerAttentionOptions o;
   o.input_size = 40;
   o.dim = 4;
   o.channels = 12;
@@ -219,9 +219,9 @@ TEST_CASE("all heads at once equal the package's loop over heads, forward and gr
   o.parameter_sharing = sharing;
   o.decoder_mode = decoder;
   auto projection = [&] { return std::make_shared<Projection>(o.input_size, o.dim_k, method, o.dim); };
-  MHAttention batched(o, projection());
+  LinformerAttention batched(o, projection());
   o.batch_heads = false;
-  MHAttention looped(o, projection());
+  LinformerAttention looped(o, projection());
   looped.load_state_dict(batched.state_dict());
   Tensor x = randn({2, 33, 12}).requires_grad_(true);
   LayerArgs args;
@@ -261,18 +261,18 @@ TEST_CASE("bad input is a clear attic::Error", "[linformer][errors]") {
   CHECK(error_message([&] { Linformer bad(o); }) ==
         "Linformer: the convolution method needs k to divide n, but layer 0 has k 3 and n 8 (its output would "
         "have 4 slots, not k)");
-  MHAttentionOptions a;
+  LinformerAttentionOptions a;
   a.input_size = 8, a.dim = 2, a.channels = 4, a.dim_k = 4, a.nhead = 2;
-  MHAttention attn(a);
+  LinformerAttention attn(a);
   CHECK(error_message([&] { attn.forward(randn({1, 9, 4}), LayerArgs{}); }) ==
-        "MHAttention: expected x [B, m, 4] with 1 <= m <= 8, got [1, 9, 4]");
+        "LinformerAttention: expected x [B, m, 4] with 1 <= m <= 8, got [1, 9, 4]");
 }
 
 TEST_CASE("prefix mode is an RNN: step by step equals the forward, for every method", "[linformer][decode]") {
   const Method method = GENERATE(Method::Learnable, Method::Convolution, Method::NoParams);
   INFO(to_string(method));
   manual_seed(8);
-  MHAttentionOptions o;
+  LinformerAttentionOptions o;
   o.input_size = 12;
   o.dim = 3;
   o.channels = 6;
@@ -280,7 +280,7 @@ TEST_CASE("prefix mode is an RNN: step by step equals the forward, for every met
   o.nhead = 2;
   o.causal = Causal::Prefix;
   o.method = method;
-  MHAttention attn(o);
+  LinformerAttention attn(o);
   attn.eval();
   NoGradGuard g;
   Tensor x = randn({2, 12, 6});
@@ -291,5 +291,5 @@ TEST_CASE("prefix mode is an RNN: step by step equals the forward, for every met
   CHECK(max_diff(attn.step(*state, x.narrow(1, 0, 5), {}), full.narrow(1, 0, 5)) < 1e-5);
   for (int64_t t = 5; t < 12; ++t) CHECK(max_diff(attn.step(*state, x.narrow(1, t, 1), {}), full.narrow(1, t, 1)) < 1e-5);
   o.causal = Causal::Leaky;
-  CHECK(MHAttention(o).start_decoding() == nullptr);  // its slots read every position
+  CHECK(LinformerAttention(o).start_decoding() == nullptr);  // its slots read every position
 }

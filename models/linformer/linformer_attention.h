@@ -1,5 +1,7 @@
-// Multi-head Linformer attention: MHAttention of the linformer-pytorch package, which is
-// also what attic's GPT plugs in for --attention=linformer (nn/attention/registry.cpp).
+// Multi-head Linformer attention: linformer_pytorch's `MHAttention` (the linformer-pytorch
+// package), here named for what sets it apart from nn::MultiHeadAttention, the softmax one:
+// each head is a LinearAttentionHead over k compressed slots. It is also what attic's GPT
+// plugs in for --attention=linformer (models/registry.cpp).
 //
 //   head_h = LinearAttentionHead_h(x W_q,hᵀ, c W_k,hᵀ, c W_v,hᵀ)    c = x, or the encoder's
 //                                                                     output in decoder mode
@@ -21,7 +23,7 @@
 
 namespace attic::models::linformer {
 
-struct MHAttentionOptions {
+struct LinformerAttentionOptions {
   int64_t input_size = 0;  // n
   int64_t dim = 0;         // d, each head's width
   int64_t channels = 0;    // C
@@ -37,20 +39,21 @@ struct MHAttentionOptions {
   Method method = Method::Learnable;
   bool no_params_code_std = false;
   // Attend with all heads at once where every head shares E and F (see
-  // MHAttention::all_heads); false keeps the package's loop over heads, which it equals.
+  // LinformerAttention::all_heads); false keeps the package's loop over heads, which it equals.
   bool batch_heads = true;
 };
 
-class MHAttention : public nn::CausalMixer {
+class LinformerAttention : public nn::CausalMixer {
  public:
   // shared: the model's one projection under layerwise sharing (E = F = shared for every
   // head); otherwise this layer makes its own: one E and one F for all heads (headwise), one
   // P for both (kv), or a fresh E and F per head (none).
-  MHAttention(const MHAttentionOptions& options, std::shared_ptr<Projection> shared = nullptr);
+  LinformerAttention(const LinformerAttentionOptions& options,
+                     std::shared_ptr<Projection> shared = nullptr);
   // The GPT's sublayer (--attention=linformer): C = n_embd, h = n_head, n = block_size and
   // the options k (64), sharing (headwise), method (learnable), causal (prefix),
   // checkpoint (C0 or C2). Layerwise sharing is the stack's (model=linformer), not a block's.
-  explicit MHAttention(const nn::MixerOptions& options);
+  explicit LinformerAttention(const nn::MixerOptions& options);
 
   // x [B, m, C], m ≤ n -> [B, m, C]. In decoder mode args.embeddings [B, m, C] gives K and V.
   Tensor forward(const Tensor& x, const LayerArgs& args);
@@ -71,7 +74,7 @@ class MHAttention : public nn::CausalMixer {
   // The distinct E and F objects over all heads (2·h, 2, 1 or 1 per layer).
   std::vector<const Projection*> projections() const;
 
-  MHAttentionOptions options;
+  LinformerAttentionOptions options;
   // Keep each head's P̄ on every forward, as LayerArgs::visualize does for one call: the
   // GPT's blocks pass no LayerArgs (models/linformer/visualizer.h sets it).
   bool visualize = false;

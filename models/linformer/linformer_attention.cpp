@@ -1,4 +1,4 @@
-#include "models/linformer/mh_attention.h"
+#include "models/linformer/linformer_attention.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,15 +9,16 @@
 
 namespace attic::models::linformer {
 
-MHAttention::MHAttention(const MHAttentionOptions& o, std::shared_ptr<Projection> shared) : options(o) {
+LinformerAttention::LinformerAttention(const LinformerAttentionOptions& o, std::shared_ptr<Projection> shared)
+    : options(o) {
   build(std::move(shared));
 }
 
 namespace {
 
-MHAttentionOptions from_mixer(const nn::MixerOptions& m) {
+LinformerAttentionOptions from_mixer(const nn::MixerOptions& m) {
   m.validate("linformer attention");
-  MHAttentionOptions o;
+  LinformerAttentionOptions o;
   o.input_size = m.block_size;
   o.channels = m.n_embd;
   o.nhead = m.n_head;
@@ -41,21 +42,21 @@ MHAttentionOptions from_mixer(const nn::MixerOptions& m) {
 
 }  // namespace
 
-MHAttention::MHAttention(const nn::MixerOptions& m) : options(from_mixer(m)) { build(nullptr); }
+LinformerAttention::LinformerAttention(const nn::MixerOptions& m) : options(from_mixer(m)) { build(nullptr); }
 
-void MHAttention::build(std::shared_ptr<Projection> shared) {
-  const MHAttentionOptions& o = options;
+void LinformerAttention::build(std::shared_ptr<Projection> shared) {
+  const LinformerAttentionOptions& o = options;
   ATTIC_CHECK(o.input_size > 0 && o.dim > 0 && o.channels > 0 && o.dim_k > 0 && o.nhead > 0,
-              "MHAttention: input_size, dim, channels, dim_k and nhead must be positive, got ", o.input_size,
+              "LinformerAttention: input_size, dim, channels, dim_k and nhead must be positive, got ", o.input_size,
               ", ", o.dim, ", ", o.channels, ", ", o.dim_k, ", ", o.nhead);
-  ATTIC_CHECK(o.full_attention || o.dim_k <= o.input_size, "MHAttention: dim_k ", o.dim_k,
+  ATTIC_CHECK(o.full_attention || o.dim_k <= o.input_size, "LinformerAttention: dim_k ", o.dim_k,
               " is larger than input_size ", o.input_size);
   auto make = [&] {
     return std::make_shared<Projection>(o.input_size, o.dim_k, o.method, o.dim, o.no_params_code_std);
   };
   std::shared_ptr<Projection> E, F;
   if (o.parameter_sharing == Sharing::Layerwise) {
-    ATTIC_CHECK(shared != nullptr, "MHAttention: layerwise sharing needs the model's shared projection");
+    ATTIC_CHECK(shared != nullptr, "LinformerAttention: layerwise sharing needs the model's shared projection");
     E = F = shared;
   } else if (o.parameter_sharing != Sharing::None) {
     E = make();
@@ -84,16 +85,16 @@ void MHAttention::build(std::shared_ptr<Projection> shared) {
   mh_dropout = register_module("mh_dropout", std::make_shared<nn::Dropout>(o.dropout));
 }
 
-Tensor MHAttention::forward(const Tensor& x, const LayerArgs& args) {
-  const MHAttentionOptions& o = options;
+Tensor LinformerAttention::forward(const Tensor& x, const LayerArgs& args) {
+  const LinformerAttentionOptions& o = options;
   ATTIC_CHECK(x.dim() == 3 && x.size(2) == o.channels && x.size(1) >= 1 && x.size(1) <= o.input_size,
-              "MHAttention: expected x [B, m, ", o.channels, "] with 1 <= m <= ", o.input_size, ", got ",
+              "LinformerAttention: expected x [B, m, ", o.channels, "] with 1 <= m <= ", o.input_size, ", got ",
               str(x.shape()));
   LayerArgs head_args = args;
   head_args.visualize = args.visualize || visualize;
   const Tensor& context = o.decoder_mode ? args.embeddings : x;
   ATTIC_CHECK(!o.decoder_mode || (context.defined() && context.shape() == x.shape()),
-              "MHAttention: decoder mode needs embeddings of x's shape ", str(x.shape()), ", got ",
+              "LinformerAttention: decoder mode needs embeddings of x's shape ", str(x.shape()), ", got ",
               context.defined() ? str(context.shape()) : std::string("none"));
   if (can_batch_heads(head_args)) return all_heads(x, context);
   std::vector<Tensor> outs;
@@ -120,8 +121,8 @@ Tensor MHAttention::forward(const Tensor& x, const LayerArgs& args) {
 // sharing), which compress positions only (learnable or no_params), and the call needs
 // nothing a head does on its own: masks, P̄ kept for plots, the prefix scan, dropout on P̄,
 // or a checkpoint per head.
-bool MHAttention::can_batch_heads(const LayerArgs& args) const {
-  const MHAttentionOptions& o = options;
+bool LinformerAttention::can_batch_heads(const LayerArgs& args) const {
+  const LinformerAttentionOptions& o = options;
   if (!o.batch_heads || o.parameter_sharing == Sharing::None || o.full_attention ||
       o.method == Method::Convolution || o.checkpoint_level == Checkpoint::C2 ||
       o.causal == Causal::Prefix || args.visualize || args.input_mask.defined() ||
@@ -142,8 +143,8 @@ bool MHAttention::can_batch_heads(const LayerArgs& args) const {
 //   y_i = softmax(Q_i K̄_iᵀ / √d) V̄_i, one attention call over h heads.
 // Each product reads x, E and F once instead of once per head, and writes one gradient where
 // the loop writes h and sums them (one layer, C 64, 4 heads, n 32K: E alone is 16 MiB).
-Tensor MHAttention::all_heads(const Tensor& x, const Tensor& context) {
-  const MHAttentionOptions& o = options;
+Tensor LinformerAttention::all_heads(const Tensor& x, const Tensor& context) {
+  const LinformerAttentionOptions& o = options;
   const int64_t m = x.size(1);
   auto stacked = [&](nn::ModuleList& linears) {  // [h·d, C]
     std::vector<Tensor> w;
@@ -170,19 +171,19 @@ Tensor MHAttention::all_heads(const Tensor& x, const Tensor& context) {
   return mh_dropout->forward(out);
 }
 
-Tensor MHAttention::forward(const Tensor& x, const nn::MixerContext&) { return forward(x, LayerArgs{}); }
+Tensor LinformerAttention::forward(const Tensor& x, const nn::MixerContext&) { return forward(x, LayerArgs{}); }
 
-std::unique_ptr<nn::MixerState> MHAttention::start_decoding() const {
+std::unique_ptr<nn::MixerState> LinformerAttention::start_decoding() const {
   if (options.causal != Causal::Prefix || options.full_attention || options.decoder_mode) return nullptr;
   return std::make_unique<State>();
 }
 
 // Per head and token at position p: K̄ += E[:, p] ⊗ k̃_p, V̄ += F[:, p] ⊗ ṽ_p, then
 // y_p = softmax_{s≤p}(q_p · (K̄ + bE)[s] / √d) (V̄ + bF): prefix_attention's row p.
-Tensor MHAttention::step(nn::MixerState& base, const Tensor& x, const nn::MixerContext&) {
+Tensor LinformerAttention::step(nn::MixerState& base, const Tensor& x, const nn::MixerContext&) {
   auto* state = dynamic_cast<State*>(&base);
   ATTIC_CHECK(state != nullptr, "linformer step: the state was not made by this attention's start_decoding");
-  const MHAttentionOptions& o = options;
+  const LinformerAttentionOptions& o = options;
   const int64_t B = x.size(0), t = x.size(1);
   ATTIC_CHECK(x.dim() == 3 && x.size(2) == o.channels && state->length + t <= o.input_size,
               "linformer step: expected x [B, t, ", o.channels, "] with ", state->length,
@@ -222,7 +223,7 @@ Tensor MHAttention::step(nn::MixerState& base, const Tensor& x, const nn::MixerC
   return mh_dropout->forward(y);
 }
 
-std::vector<const Projection*> MHAttention::projections() const {
+std::vector<const Projection*> LinformerAttention::projections() const {
   std::vector<const Projection*> out;
   for (const auto& m : *heads) {
     auto head = std::dynamic_pointer_cast<LinearAttentionHead>(m);
