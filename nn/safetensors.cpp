@@ -1,5 +1,7 @@
 #include "nn/safetensors.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -91,14 +93,12 @@ static std::string checksum_entry(const std::string& digits) {
 
 // Writes the file; with digits_at != npos, the 16 '0's at header[digits_at] are replaced by
 // the checksum of everything written, once it is all written.
-static std::string write_file(const std::string& tmp, const std::string& header,
+static std::string write_file(int fd, const std::string& tmp, const std::string& header,
                               const StateDict& tensors, size_t digits_at) {
-  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  ATTIC_CHECK(out.is_open(), "save_safetensors: cannot open '", tmp, "' for writing");
   util::Fnv1a hash;
   auto put = [&](const char* p, size_t n) {
     hash.update(p, n);
-    out.write(p, std::streamsize(n));
+    util::write_all(fd, p, n, tmp);
   };
   char len[8];
   for (int i = 0; i < 8; ++i) len[i] = char((uint64_t(header.size()) >> (8 * i)) & 0xFF);
@@ -121,12 +121,9 @@ static std::string write_file(const std::string& tmp, const std::string& header,
   std::string digits;
   if (digits_at != std::string::npos) {
     digits = util::hex16(hash.value());
-    out.seekp(std::streamoff(8 + digits_at));
-    out.write(digits.data(), 16);
+    ATTIC_CHECK(::pwrite(fd, digits.data(), 16, off_t(8 + digits_at)) == 16,
+                "save_safetensors: writing '", tmp, "' failed: ", std::strerror(errno));
   }
-  out.flush();
-  out.close();
-  ATTIC_CHECK(!out.fail(), "save_safetensors: writing '", tmp, "' failed (is the disk full?)");
   return digits;
 }
 
@@ -146,8 +143,18 @@ std::string save_safetensors(const std::string& path, const StateDict& tensors,
   // the rename itself (fsync of the folder) before we return: after a power loss too, path
   // is the old file or the whole new one.
   const std::string tmp = path + ".tmp";
+  // Never through a link planted at tmp.
+  const int fd = util::create_new_file(tmp, "save_safetensors: cannot open '" + tmp + "' for writing");
   try {
-    const std::string digits = write_file(tmp, header, tensors, digits_at);
+    std::string digits;
+    try {
+      digits = write_file(fd, tmp, header, tensors, digits_at);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    ATTIC_CHECK(::close(fd) == 0, "save_safetensors: closing '", tmp, "' failed: ",
+                std::strerror(errno));
     util::sync_file(tmp);
     std::error_code ec;
     fs::rename(tmp, path, ec);

@@ -1,30 +1,57 @@
 #include "util/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "tensor/error.h"
 
 namespace attic::util {
 
+int create_new_file(const std::string& path, const std::string& cannot) {
+  for (int attempt = 0;; ++attempt) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0) return fd;
+    struct stat st;
+    if (errno == EEXIST && ::lstat(path.c_str(), &st) == 0) {
+      ATTIC_CHECK(!S_ISLNK(st.st_mode), "refusing to write '", path, "': it is a symbolic link, "
+                  "which attic did not make and does not follow; remove it");
+      // A leftover of ours: gone, then created anew (once; a race that plants it again fails).
+      if (attempt == 0 && S_ISREG(st.st_mode) && ::unlink(path.c_str()) == 0) continue;
+    }
+    fail(cannot);
+  }
+}
+
+void write_all(int fd, const char* p, size_t n, const std::string& path) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    ATTIC_CHECK(w > 0, "writing '", path, "' failed: ", w < 0 ? std::strerror(errno) : "no progress",
+                " (is the disk full?)");
+    p += w;
+    n -= size_t(w);
+  }
+}
+
 void write_file_atomic(const std::string& path, const std::string& bytes) {
   const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    ATTIC_CHECK(out.good(), "cannot write '", path, "': cannot create '", tmp, "'");
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    out.flush();
-    if (!out.good()) {
-      out.close();
-      std::remove(tmp.c_str());
-      fail("cannot write '", path, "': writing '", tmp, "' failed (disk full?)");
-    }
+  const int fd = create_new_file(tmp, "cannot write '" + path + "': cannot create '" + tmp + "'");
+  try {
+    write_all(fd, bytes.data(), bytes.size(), tmp);
+  } catch (...) {
+    ::close(fd);
+    std::remove(tmp.c_str());
+    throw;
+  }
+  if (::close(fd) != 0) {
+    std::remove(tmp.c_str());
+    fail("cannot write '", path, "': closing '", tmp, "' failed: ", std::strerror(errno));
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);

@@ -12,6 +12,16 @@ namespace attic::util {
 // removed on failure.
 void write_file_atomic(const std::string& path, const std::string& bytes);
 
+// Opens path for writing as a file of this call's own, never through a symbolic link and
+// never into a file that was there (O_CREAT | O_EXCL | O_NOFOLLOW): in a shared folder such
+// as /tmp anyone can plant a link at a temporary's name. A regular file already of that name
+// (a temporary that an interrupted run left) is removed first; a symbolic link is refused,
+// naming it. Returns the descriptor; any other failure throws attic::Error with the message
+// `cannot`.
+int create_new_file(const std::string& path, const std::string& cannot);
+// Writes n bytes at p to fd, all of them; throws attic::Error naming path.
+void write_all(int fd, const char* p, size_t n, const std::string& path);
+
 // fsync(2) of the file at path: its bytes are on the disk when this returns. Throws
 // attic::Error naming the path.
 void sync_file(const std::string& path);

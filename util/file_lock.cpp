@@ -22,7 +22,10 @@ static std::string owner_of(int fd) {
 }
 
 FileLock::FileLock(const std::string& path, const std::string& what) {
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // Never through a symbolic link: in a shared folder anyone could plant one at this name.
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  ATTIC_CHECK(fd_ >= 0 || errno != ELOOP, what, ": the lock file '", path, "' is a symbolic link, "
+              "which attic did not make and does not follow; remove it");
   ATTIC_CHECK(fd_ >= 0, what, ": cannot open the lock file '", path, "': ", std::strerror(errno));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
