@@ -128,6 +128,11 @@ int analyze_entropy(const std::vector<std::string>& args) {
     svg = (parent / (centered ? "entropy_centered.svg" : "entropy.svg")).string();
   }
   check_output_file(svg, "the picture (--svg)");
+  // The table goes beside the picture, as .md: a picture named .md would be overwritten by it.
+  const std::string md = fs::path(svg).replace_extension(".md").string();
+  ATTIC_CHECK(md != svg, "analyze entropy: --svg=", svg, " is where the table goes (the picture's "
+              "name with .md); name the picture .svg");
+  check_output_file(md, "the table (--svg with .md)");
 
   std::vector<Model> models;
   for (const std::string& dir : out_dirs) {
@@ -212,7 +217,6 @@ int analyze_entropy(const std::vector<std::string>& args) {
   util::write_file_atomic(svg, viz::panels_svg(panels, std::string("Rényi entropy (α = ") + buf +
                                                           ") of each block's output" +
                                                           (centered ? ", centred" : ""), 420, 360));
-  const std::string md = fs::path(svg).replace_extension(".md").string();
   util::write_file_atomic(md, table.str());
   std::cout << "wrote " << svg << " and " << md << "\n";
   return 0;

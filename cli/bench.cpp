@@ -194,6 +194,10 @@ int bench(const std::vector<std::string>& args) {
                           "usage: attic bench gemm|train|attention|sample|elita|linformer "
                           "[--key=value ...]", quiet))
     return 0;
+  // Only bench train runs on a device; the others time CPU kernels, and must not print CPU
+  // figures as if they were another device's.
+  ATTIC_CHECK(args[0] == "train" || device == "cpu", "bench ", args[0], " times the CPU only; ",
+              "--device=", device, " is for bench train");
   if (args[0] == "gemm") return bench_gemm(threads, peak, json);
   // a value of this bench's own when the flag is not given
   auto or_else = [&](const char* key, int64_t v, int64_t otherwise) { return opts.given(key) ? v : otherwise; };

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "nn/safetensors.h"
@@ -96,24 +97,50 @@ static CheckpointInfo parse_info(const std::map<std::string, std::string>& m, co
   return info;
 }
 
-// A NaN or Inf in a saved tensor would come back as NaN losses: refused by name.
-static void check_finite(const std::string& path, const nn::StateDict& tensors) {
+namespace {
+
+// The first NaN or Inf among the floating-point tensors, in name order: which tensor, where
+// and what. Tensors on another device are read through a CPU copy.
+struct NonFinite {
+  std::string name;
+  int64_t index = 0;
+  double value = 0;
+};
+std::optional<NonFinite> first_non_finite(const nn::StateDict& tensors) {
   for (const auto& entry : tensors) {
     // Named, not bound: clang before 16 cannot capture a structured binding in a lambda.
     const std::string& name = entry.first;
-    const Tensor& t = entry.second;
-    auto check = [&](const auto* p) {
+    if (entry.second.dtype() != kFloat32 && entry.second.dtype() != kFloat64) continue;
+    const Tensor t = entry.second.to(Device::CPU).contiguous();
+    const auto first = [&](const auto* p) -> std::optional<NonFinite> {
       for (int64_t i = 0; i < t.numel(); ++i)
-        ATTIC_CHECK(std::isfinite(double(p[i])), "checkpoint '", path, "': tensor '", name,
-                    "' holds ", double(p[i]), " at element ", i);
+        if (!std::isfinite(double(p[i]))) return NonFinite{name, i, double(p[i])};
+      return std::nullopt;
     };
-    if (t.dtype() == kFloat32) check(static_cast<const float*>(t.raw_data()));
-    if (t.dtype() == kFloat64) check(static_cast<const double*>(t.raw_data()));
+    const std::optional<NonFinite> bad = t.dtype() == kFloat32
+                                             ? first(static_cast<const float*>(t.raw_data()))
+                                             : first(static_cast<const double*>(t.raw_data()));
+    if (bad) return bad;
   }
+  return std::nullopt;
 }
+
+// A NaN or Inf in a saved tensor would come back as NaN losses: refused by name.
+void check_finite(const std::string& path, const nn::StateDict& tensors) {
+  if (const auto bad = first_non_finite(tensors))
+    fail("checkpoint '", path, "': tensor '", bad->name, "' holds ", bad->value, " at element ",
+         bad->index);
+}
+
+}  // namespace
 
 void save_checkpoint(const std::string& out_dir, const nn::Module& model,
                      const optim::Optimizer& opt, const CheckpointInfo& info) {
+  // A non-finite weight or moment is never saved: the pair already there stays good.
+  for (const nn::StateDict& tensors : {model.state_dict(), opt.state_dict()})
+    if (const auto bad = first_non_finite(tensors))
+      fail("checkpoint: not saved to '", out_dir, "': tensor '", bad->name, "' holds ",
+           bad->value, " at element ", bad->index, "; the checkpoint already there stays");
   fs::create_directories(out_dir);
   std::ostringstream rng;
   for (size_t i = 0; i < info.rng.size(); ++i) rng << (i ? " " : "") << info.rng[i];

@@ -4,6 +4,7 @@
 //   attic seq2seq --task=copy --threads=1
 //   attic seq2seq --task=reverse --attention=linear_elu --steps=3000
 //   attic seq2seq --task=reverse --attention=linformer --k=5   # the Linformer's encoder-decoder
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -11,6 +12,8 @@
 
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/out_of_memory.h"
+#include "cli/size_check.h"
 #include "models/linformer/enc_dec.h"
 #include "models/transformer/copy_task.h"
 #include "models/registry.h"
@@ -47,6 +50,28 @@ int seq2seq(const std::vector<std::string>& args) {
   ATTIC_CHECK(task == "copy" || task == "reverse", "task must be copy or reverse, got '", task, "'");
   o.reverse = task == "reverse";
   o.seed = uint64_t(seed);
+  // What sizes the run, for the size check and for an allocation that fails on the way.
+  const std::string settings =
+      "length=" + std::to_string(o.length) + " symbols=" + std::to_string(o.symbols) +
+      " batch_size=" + std::to_string(o.batch_size) + " eval_size=" + std::to_string(o.eval_size) +
+      " n_layer=" + std::to_string(o.model.n_layer) + " n_head=" + std::to_string(o.model.n_head) +
+      " n_embd=" + std::to_string(o.model.n_embd) + " hidden=" + std::to_string(o.model.hidden);
+  {
+    // An encoder and a decoder of n_layer blocks each (4 n_embd² + 2 n_embd·hidden weights a
+    // self-attention block, 4 n_embd² more for the decoder's cross-attention), the embedding
+    // and the head over symbols + 1 ids, the positions; a step's activations for the larger of
+    // batch_size and eval_size sequences: about 30 tensors [B, length, n_embd] and 3 attention
+    // maps [B, n_head, length, length] a block, and the logits.
+    const double L = double(o.model.n_layer), C = double(o.model.n_embd), H = double(o.model.hidden);
+    const double S = double(o.symbols) + 1, T = double(o.length), NH = double(o.model.n_head);
+    const double B = double(std::max(o.batch_size, o.eval_size));
+    const double weights = L * (12 * C * C + 4 * C * H) + 2 * S * C + T * C;
+    SizeEstimate e;
+    e.parameters = 2 * 4 * weights;
+    e.optimizer = 2 * 4 * weights;
+    e.activations = 4 * (2 * L * (30 * B * T * C + 3 * B * NH * T * T) + 2 * B * T * S);
+    check_size("seq2seq", settings, e);
+  }
   if (threads > 0) set_num_threads(int(threads));
   manual_seed(uint64_t(seed));
   models::CopyTaskResult r;
@@ -68,12 +93,14 @@ int seq2seq(const std::vector<std::string>& args) {
       b.dropout_ff = 0;
       b.parameter_sharing = lf::Sharing::Headwise;
     }
-    lf::LinformerEncDec model(lo);
-    r = models::train_seq2seq(model, o, &std::cout);
+    r = naming_settings("seq2seq", settings, [&] {
+      lf::LinformerEncDec model(lo);
+      return models::train_seq2seq(model, o, &std::cout);
+    });
   } else {
     ATTIC_CHECK(k == 0, "seq2seq: k is the linformer attention's option, got k ", k, " with attention ", attention);
     o.model.attention = models::find_attention(attention).name;
-    r = models::train_copy_task(o, &std::cout);
+    r = naming_settings("seq2seq", settings, [&] { return models::train_copy_task(o, &std::cout); });
   }
   std::printf("%s, %lld symbols from 1..%lld, %s attention: final train loss %.4f; held-out "
               "(%lld sequences): token accuracy %.2f%%, exact match %.2f%%\n", task.c_str(),

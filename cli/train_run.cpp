@@ -20,6 +20,7 @@
 #include "cli/estimate_loss.h"
 #include "cli/lm_factory.h"
 #include "cli/out_of_memory.h"
+#include "cli/size_check.h"
 #include "cli/train_config.h"
 #include "data/text_dataset.h"
 #include "optim/optim.h"
@@ -39,6 +40,7 @@ using Curve = std::vector<std::pair<double, double>>;
 // What the loop carries from one iteration to the next (train.py's globals).
 struct State {
   int64_t iter = 0;                                           // iter_num
+  int64_t first_iter = 0;  // where this run began: 0, or the resumed checkpoint's iter_num
   double best_val = std::numeric_limits<double>::infinity();  // best_val_loss
   Curve train_curve, eval_train, eval_val;                    // the lines of loss.svg
   double ms_avg = 0;  // milliseconds per iteration, a moving average for the live line
@@ -80,14 +82,29 @@ void resume(const TrainConfig& cfg, const TextDataset& data, nn::Module& model,
   std::cout << "resuming from " << model_path(cfg.out_dir) << " at iteration " << s.iter << "\n";
 }
 
+// A NaN or Inf loss ends the run at once, before anything is saved, with one line naming the
+// iteration and the keys most likely at fault: the weights it would save are not finite, or
+// are about to stop being so. (--detect_anomaly finds the op that made it.)
+void stop_if_not_finite(const TrainConfig& cfg, int64_t iter, const char* what, double loss) {
+  if (std::isfinite(loss)) return;
+  fail("train: ", what, " at iteration ", iter, " is ", loss, ": training stopped, and out_dir ",
+       "keeps its last good checkpoint; lower learning_rate (", cfg.learning_rate,
+       ") or weight_decay (", cfg.weight_decay, "), or set grad_clip (", cfg.grad_clip,
+       "); --detect_anomaly names the op");
+}
+
 // Every eval_interval iterations: estimate_loss, log it, redraw loss.svg, and checkpoint
-// when the val loss is the best so far (or always_save_checkpoint), never at step 0.
+// when the val loss is the best so far (or always_save_checkpoint), never at step 0 and never
+// at a resumed run's first iteration, whose weights the checkpoint already holds (so that a
+// resume whose new keys then fail leaves the checkpoint as it was).
 void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const TextDataset& data,
                              TrainableLM& lm, optim::Optimizer& opt, Device device, State& s) {
   const Losses losses = estimate_loss(lm, data, cfg, s.iter, device);
   std::printf("step %lld: train loss %.4f, val loss %.4f\n", (long long)s.iter, losses.train,
               losses.val);
   std::fflush(stdout);
+  stop_if_not_finite(cfg, s.iter, "the evaluated train loss", losses.train);
+  stop_if_not_finite(cfg, s.iter, "the evaluated val loss", losses.val);
   s.eval_train.emplace_back(double(s.iter), losses.train);
   s.eval_val.emplace_back(double(s.iter), losses.val);
   s.evals.push_back({s.iter, s.train_ms / 1000.0, losses.train, losses.val});
@@ -98,7 +115,7 @@ void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const 
                          "attic train: " + cfg.out_dir, "iteration", "loss"));
   if (losses.val < s.best_val || cfg.always_save_checkpoint) {
     s.best_val = std::min(s.best_val, losses.val);
-    if (s.iter > 0) {
+    if (s.iter > s.first_iter) {
       save_checkpoint(cfg.out_dir, lm.module(), opt,
                       {.config = opts.dump(),
                        .attention = cfg.block_attention(),
@@ -167,13 +184,16 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   autograd::DetectAnomalyGuard anomaly(cfg.detect_anomaly);
   if (cfg.threads > 0) set_num_threads(int(cfg.threads));
   const Device device = device_from_flag(cfg.device);
-  // One training per out_dir: the lock is held until the run returns or the process ends.
-  std::filesystem::create_directories(cfg.out_dir);
-  const util::FileLock lock(cfg.out_dir + "/train.lock", "out_dir '" + cfg.out_dir + "'");
   // Peak memory counts what this run adds to what the process held before it.
   const size_t held_before = memory_stats(device).in_use;
   reset_peak_memory(device);
   const TextDataset data = load_dataset(cfg);
+  // A size the machine cannot hold is refused before the out_dir is touched.
+  if (device == Device::CPU)
+    check_size("train: the model", step_size_settings(cfg), train_size(cfg, data.vocab_size()));
+  // One training per out_dir: the lock is held until the run returns or the process ends.
+  std::filesystem::create_directories(cfg.out_dir);
+  const util::FileLock lock(cfg.out_dir + "/train.lock", "out_dir '" + cfg.out_dir + "'");
 
   manual_seed(uint64_t(cfg.seed));
   std::unique_ptr<TrainableLM> lm =
@@ -191,7 +211,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   std::filesystem::create_directories(cfg.out_dir);
   const bool live = isatty(STDERR_FILENO);
   const auto start = Clock::now();
-  const int64_t first_iter = s.iter;
+  const int64_t first_iter = s.first_iter = s.iter;
   for (;; ++s.iter) {
     optim::set_lr(opt, cfg.lr_at(s.iter));
     if (s.iter % cfg.eval_interval == 0) {
@@ -204,6 +224,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
     const double loss = naming_settings("train: a training step", step_size_settings(cfg),
                                         [&] { return train_step(cfg, data, *lm, opt, device); });
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    stop_if_not_finite(cfg, s.iter, "the training loss", loss);
     s.train_ms += ms;
     if (s.iter > first_iter) {
       s.timed_ms += ms;

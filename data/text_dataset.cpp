@@ -7,6 +7,7 @@
 
 #include "data/digit_mul.h"
 #include "ops/ops.h"
+#include "util/quote_value.h"
 
 namespace attic {
 
@@ -43,6 +44,12 @@ TextDataset TextDataset::from_text(const std::string& text, double train_fractio
 TextDataset TextDataset::from_name(const std::string& name, double train_fraction) {
   if (auto g = parse_generated_dataset(name))
     return from_text(digit_mul_text(g->digits, g->lines, g->seed), train_fraction);
+  // A name that looks like a generated task and is no file: say which tasks there are.
+  std::error_code ec;
+  if ((name == "digit_mul" || name.rfind("digit_mul:", 0) == 0) && !fs::exists(name, ec))
+    fail("dataset ", util::quote_value(name), ": the generated datasets are digit_mul:4 and "
+         "digit_mul:5; for 1 to 9 digits write one with 'attic data digit_mul --digits=N "
+         "--out=FILE' and give that file");
   return from_file(name, train_fraction);
 }
 

@@ -19,7 +19,20 @@ Tensor sample_next(const Tensor& logits, double temperature, int64_t top_k, Gene
       next[size_t(b)] = std::max_element(l.begin(), l.end()) - l.begin();
       continue;
     }
-    for (double& x : l) x /= temperature;
+    // l / temperature, as nanoGPT divides; a temperature so small that a logit over it
+    // overflows (1e-320) takes the largest logit out first, which leaves the same
+    // distribution: the largest at exp(0) = 1, and the rest at or near 0 (the limit, argmax).
+    bool overflowed = false;
+    for (double& x : l) {
+      const double y = x / temperature;
+      overflowed |= std::isfinite(x) && !std::isfinite(y);
+      x = y;
+    }
+    if (overflowed) {
+      l.assign(all.begin() + b * V, all.begin() + (b + 1) * V);
+      const double top = *std::max_element(l.begin(), l.end());
+      for (double& x : l) x = (x - top) / temperature;
+    }
     if (top_k > 0 && top_k < V) {  // everything below the k-th largest logit is dropped
       std::vector<double> sorted = l;
       std::nth_element(sorted.begin(), sorted.begin() + (top_k - 1), sorted.end(), std::greater<>());

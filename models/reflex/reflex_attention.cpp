@@ -18,8 +18,10 @@ ReflexAttention::ReflexAttention(const nn::MixerOptions& o)
     prev1_heads = std::min<int64_t>(2, H - sa_heads);
   } else {
     sa_heads = o.args.get_int("sa_heads", std::min<int64_t>(2, H));
-    prev1_heads = o.args.get_int("prev1_heads", std::min<int64_t>(2, H - sa_heads));
-    ATTIC_CHECK(sa_heads >= 0 && prev1_heads >= 0 && sa_heads + prev1_heads <= H,
+    const bool sa_fits = sa_heads >= 0 && sa_heads <= H;
+    prev1_heads = o.args.get_int("prev1_heads", sa_fits ? std::min<int64_t>(2, H - sa_heads) : 0);
+    // prev1_heads <= H - sa_heads rather than their sum <= H: a sum of two large values wraps.
+    ATTIC_CHECK(sa_fits && prev1_heads >= 0 && prev1_heads <= H - sa_heads,
                 "attention reflex: sa_heads ", sa_heads, " and prev1_heads ", prev1_heads,
                 " must be >= 0 and sum to at most n_head ", H);
   }

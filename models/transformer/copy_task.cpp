@@ -11,7 +11,8 @@ namespace attic::models {
 CopyBatch make_copy_batch(int64_t B, int64_t length, int64_t symbols, bool reverse, Generator& gen) {
   ATTIC_CHECK(B > 0 && length > 0 && symbols > 0, "make_copy_batch: B, length and symbols must be "
               "positive, got ", B, ", ", length, " and ", symbols);
-  std::vector<int64_t> src(size_t(B * length)), in(size_t(B * length)), out(size_t(B * length));
+  const size_t n = size_t(numel_of({B, length}));  // throws when it cannot count
+  std::vector<int64_t> src(n), in(n), out(n);
   for (int64_t b = 0; b < B; ++b) {
     for (int64_t t = 0; t < length; ++t) src[size_t(b * length + t)] = gen.randint(1, symbols + 1);
     for (int64_t t = 0; t < length; ++t) {

@@ -9,7 +9,7 @@ namespace attic::nn {
 PositionalEncoding::PositionalEncoding(int64_t dim, int64_t max_length, double dropout) {
   ATTIC_CHECK(dim > 0 && max_length > 0, "PositionalEncoding: dim and max_length must be positive, got ",
               dim, " and ", max_length);
-  std::vector<float> v(size_t(max_length * dim));
+  std::vector<float> v(size_t(numel_of({max_length, dim})));  // throws when it cannot count
   const double base = double(max_length) / (2.0 * std::numbers::pi);
   for (int64_t t = 0; t < max_length; ++t)
     for (int64_t m = 0; m < dim; m += 2) {

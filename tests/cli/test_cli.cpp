@@ -222,6 +222,44 @@ TEST_CASE("attic train --detect_anomaly=true stops at the first Inf or NaN with 
                               "op #[0-9]+ of the forward").size() == 1);
 }
 
+TEST_CASE("a loss that is not finite stops training, and the last good checkpoint stays",
+          "[cli][errors]") {
+  Scratch s;
+  const auto bytes = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  Run good = attic_run("train " + s.tiny("out") + " --max_iters=10 --eval_interval=5"
+                       " --always_save_checkpoint=true");
+  REQUIRE(good.code == 0);
+  const std::string model = bytes(s.path("out/ckpt.safetensors"));
+  const std::string optim = bytes(s.path("out/optim.safetensors"));
+  // A resume at a learning rate of 1e30 (accepted: finite as float32) diverges at once; with
+  // always_save_checkpoint its next evaluation would have saved the NaN weights.
+  Run bad = attic_run("train " + s.tiny("out") + " --max_iters=20 --eval_interval=5"
+                      " --always_save_checkpoint=true --init_from=resume --learning_rate=1e30"
+                      " --min_lr=1e29 --grad_clip=0");
+  INFO(bad.out);
+  CHECK(bad.code == 2);
+  const auto stop = lines_matching(bad.out, "^attic: train: the (training|evaluated (train|val)) "
+                                            "loss at iteration [0-9]+ is -?(nan|inf)");
+  CHECK(stop.size() == 1);
+  CHECK(lines_matching(bad.out, "^attic: ").size() == 1);
+  CHECK(lines_matching(bad.out, "learning_rate \\(1e\\+30\\)").size() == 1);
+  CHECK(lines_matching(bad.out, "^saving checkpoint").empty());
+  CHECK(bytes(s.path("out/ckpt.safetensors")) == model);
+  CHECK(bytes(s.path("out/optim.safetensors")) == optim);
+  // The out_dir still evaluates, and resumes with the keys it was saved with.
+  CHECK(attic_run("eval --out_dir=" + s.path("out")).code == 0);
+  CHECK(attic_run("train --out_dir=" + s.path("out") + " --max_iters=12 --init_from=resume").code == 0);
+  // From scratch the same: the first evaluation after the divergence is never reached.
+  Run scratch = attic_run("train " + s.tiny("fresh") + " --max_iters=20 --eval_interval=5"
+                          " --always_save_checkpoint=true --learning_rate=1e30 --min_lr=1e29"
+                          " --warmup_iters=0 --grad_clip=0");
+  CHECK(scratch.code == 2);
+  CHECK_FALSE(fs::exists(s.path("fresh/ckpt.safetensors")));
+}
+
 TEST_CASE("a corrupt checkpoint is an error, never a crash", "[cli][errors]") {
   Scratch s;
   REQUIRE(attic_run("train " + s.tiny("out") + " --max_iters=2 --eval_interval=1").code == 0);
@@ -330,6 +368,13 @@ TEST_CASE("attic plot speedup draws the sweep's table, one panel per axis", "[cl
 
 TEST_CASE("device cuda is one clear line and exit 2 where CUDA cannot run", "[cli][device]") {
   Scratch s;
+  // The CPU benches refuse another device on any machine, rather than print CPU figures.
+  for (const std::string bench : {"gemm", "attention", "sample", "elita", "linformer"}) {
+    Run r = attic_run("bench " + bench + " --device=cuda");
+    INFO(r.out);
+    CHECK(r.out == "attic: bench " + bench + " times the CPU only; --device=cuda is for bench train\n");
+    CHECK(r.code == 2);
+  }
   if (attic::cuda_available()) {  // a GPU machine: the tiny model trains there instead
     Run r = attic_run("train " + s.tiny("out") + " --max_iters=2 --eval_interval=2 --device=cuda");
     INFO(r.out);

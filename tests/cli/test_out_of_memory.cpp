@@ -46,12 +46,38 @@ TEST_CASE("threads the system refuses end in one line that says to ask for fewer
 
 TEST_CASE("a width whose tensors cannot be counted names the settings", "[cli][memory]") {
   Scratch s;
-  // The token table [vocab, 2^62] has more elements than int64 holds.
+  // The token table [vocab, 2^62] has more elements than int64 holds: refused by the size
+  // check before anything is built, and before the out_dir is made.
   const Run r = attic_run("train " + s.tiny("out") + " --n_head=1 --n_embd=4611686018427387904");
   check_one_clean_line(r);
-  CHECK(r.out.find("building the model") != std::string::npos);
+  CHECK(r.out.find("train: the model with") != std::string::npos);
   CHECK(r.out.find("n_embd=4611686018427387904") != std::string::npos);
-  CHECK(r.out.find("does not fit in int64") != std::string::npos);
+  CHECK(r.out.find("would need about") != std::string::npos);
+  CHECK_FALSE(fs::exists(s.path("out")));
+}
+
+TEST_CASE("a size the machine cannot hold is refused at once, with the estimate",
+          "[cli][memory]") {
+  Scratch s;
+  // 2^31 blocks: the build would run for minutes, allocating until killed.
+  Run r = attic_run("train " + s.tiny("out") + " --n_layer=2147483648");
+  check_one_clean_line(r);
+  CHECK(r.out.find("n_layer=2147483648") != std::string::npos);
+  CHECK(r.out.find("would need about") != std::string::npos);
+  CHECK(r.out.find("of memory") != std::string::npos);
+  CHECK_FALSE(fs::exists(s.path("out")));
+  // seq2seq: a length or a batch whose sizes overflow int64 (undefined behaviour before),
+  // and an evaluation set too large to decode.
+  for (const std::string flag : {"--length=4611686018427387904", "--batch_size=4611686018427387904",
+                                 "--eval_size=2147483648", "--symbols=4611686018427387904",
+                                 "--n_embd=4611686018427387904"}) {
+    INFO(flag);
+    r = attic_run("seq2seq --steps=1 " + flag);
+    check_one_clean_line(r);
+    CHECK(r.out.find("seq2seq with length=") != std::string::npos);
+    CHECK(r.out.find(flag.substr(2)) != std::string::npos);
+    CHECK(r.out.find("would need about") != std::string::npos);
+  }
 }
 
 TEST_CASE("an evaluation too large for memory names batch_size", "[cli][memory]") {

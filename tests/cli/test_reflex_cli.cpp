@@ -90,6 +90,14 @@ TEST_CASE("bad digit_mul, eval and analyze input is one line and exit 2", "[cli]
                  "digit_mul: digits must be in 1..9 (a·b must fit in 63 bits), got 10");
   check_one_line(attic_run("data digit_mul --lines=5"), "data digit_mul: --out=FILE is required");
   check_one_line(attic_run("data shakespeare"), "data: expected 'attic data digit_mul', got 'shakespeare'");
+  // A generated dataset that does not exist names the ones that do.
+  for (const std::string name : {"digit_mul:3", "digit_mul:0", "digit_mul:-1", "digit_mul:",
+                                 "digit_mul:99999999999999999999", "digit_mul"})
+    check_one_line(attic_run("train --dataset=" + name + " --out_dir=" + s.path("dm") + " --max_iters=1"),
+                   "dataset '" + name + "': the generated datasets are digit_mul:4 and digit_mul:5; "
+                   "for 1 to 9 digits write one with 'attic data digit_mul --digits=N --out=FILE' "
+                   "and give that file");
+  CHECK_FALSE(fs::exists(s.path("dm")));
   CHECK_FALSE(fs::exists(s.path("x.txt")));
   check_one_line(attic_run("analyze"), "analyze: expected 'attic analyze entropy' or 'attic analyze routers', got ''");
   check_one_line(attic_run("analyze entropy"), "analyze entropy: give at least one --out_dir=DIR");
@@ -109,6 +117,12 @@ TEST_CASE("bad digit_mul, eval and analyze input is one line and exit 2", "[cli]
   Run a = attic_run("analyze entropy --out_dir=" + s.path("txt") + " --n=3 --extend=");
   CHECK(a.code == 0);
   CHECK(lines_matching(a.out, "^\\| T = 9 \\(3\\) \\| txt \\|").size() == 1);
+  // A picture named .md would be overwritten by the table that goes beside it.
+  check_one_line(attic_run("analyze entropy --out_dir=" + s.path("txt") + " --n=3 --extend= --svg=" +
+                           s.path("x.md")),
+                 "analyze entropy: --svg=" + s.path("x.md") + " is where the table goes (the "
+                 "picture's name with .md); name the picture .svg");
+  CHECK_FALSE(fs::exists(s.path("x.md")));
   check_one_line(attic_run("train " + s.tiny("r") + " --attention=reflex --n_head=2 --attention_options=sa_heads=2,prev1_heads=1"),
                  "attention reflex: sa_heads 2 and prev1_heads 1 must be >= 0 and sum to at most n_head 2");
 }

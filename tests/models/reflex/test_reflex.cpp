@@ -249,6 +249,12 @@ TEST_CASE("reflex and route refuse bad options and missing earlier states", "[re
   CHECK(error_message([] { ReflexAttention a(mixer(2, "sa_heads=4,prev1_heads=3")); }) ==
         "attention reflex: sa_heads 4 and prev1_heads 3 must be >= 0 and sum to at most n_head 6");
   CHECK(error_message([] { ReflexAttention a(mixer(2, "sa_heads=-1")); }).find("must be >= 0") != std::string::npos);
+  // A sum past int64 is refused as too many heads, not wrapped into range.
+  CHECK(error_message([] { ReflexAttention a(mixer(2, "sa_heads=1,prev1_heads=9223372036854775807")); }) ==
+        "attention reflex: sa_heads 1 and prev1_heads 9223372036854775807 must be >= 0 and sum to "
+        "at most n_head 6");
+  CHECK(error_message([] { ReflexAttention a(mixer(2, "sa_heads=-9223372036854775808")); })
+            .find("must be >= 0") != std::string::npos);
   CHECK(error_message([] { RouteAttention a(mixer(2, "k=3")); }) ==
         "attention route: unknown option 'k' (it takes norm_prev)");
   CHECK(error_message([] { RouteAttention a(mixer(2, "norm_prev=maybe")); }) ==
