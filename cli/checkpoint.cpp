@@ -174,6 +174,12 @@ CheckpointFile read_checkpoint(const std::string& out_dir) {
   f.path = model_path(out_dir);
   nn::SafetensorsFile file = nn::load_safetensors(f.path);
   f.info = parse_info(file.metadata, f.path);
+  // attic writes a model file's own checksum with the optimizer's that it names, so a file
+  // naming one without the other lost its own (deleted, or its key changed) after writing:
+  // it is not taken for an older file, which would be read unchecked.
+  ATTIC_CHECK(f.info.optimizer_fnv1a64.empty() || file.metadata.count("fnv1a64"), "checkpoint '",
+              f.path, "': it names its optimizer's checksum but has no checksum of its own "
+              "(fnv1a64), as attic writes them together: the file was edited after it was written");
   check_finite(f.path, file.tensors);
   f.tensors = std::move(file.tensors);
   return f;

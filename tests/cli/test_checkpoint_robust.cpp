@@ -94,9 +94,11 @@ void flip_data_byte(const std::string& path, double fraction) {
 void truncate_to(const std::string& path, size_t n) { fs::resize_file(path, n); }
 
 // Reads the file, lets `edit` change its metadata and tensors, and writes it back without
-// a checksum, as a writer that knows nothing of checksums (an older attic) would.
+// a checksum, as a writer that knows nothing of checksums (an older attic) would: nor does
+// the model file then name its optimizer's checksum, which attic writes with its own.
 void rewrite(const std::string& path, const std::function<void(Meta&, nn::StateDict&)>& edit) {
   nn::SafetensorsFile f = nn::load_safetensors(path);
+  f.metadata.erase("optimizer_fnv1a64");
   edit(f.metadata, f.tensors);
   nn::save_safetensors(path, f.tensors, f.metadata);
 }
@@ -219,6 +221,19 @@ TEST_CASE("every corrupted checkpoint of the corpus is refused with one line nam
     std::string other = sum;
     other[3] = other[3] == 'a' ? 'b' : 'a';
     edit_header(at(d, ckpt), sum, other);
+  });
+  // The file's own checksum gone while it still names its optimizer's: an edit, never an
+  // older file to read unchecked (here with zeroed weights, which nothing else would catch).
+  add("ckpt checksum entry deleted, the optimizer's kept, weights zeroed", ckpt, kBoth,
+      [&](const std::string& d) {
+        nn::SafetensorsFile f = nn::load_safetensors(at(d, ckpt));
+        for (auto& [name, t] : f.tensors) t = zeros_like(t);
+        nn::save_safetensors(at(d, ckpt), f.tensors, f.metadata);  // no checksum of its own
+      });
+  add("ckpt checksum key renamed, the optimizer's kept", ckpt, kBoth, [&](const std::string& d) {
+    nn::SafetensorsFile f = nn::load_safetensors(at(d, ckpt));
+    f.metadata["fnv1a6t"] = f.metadata.at("fnv1a64");
+    nn::save_safetensors(at(d, ckpt), f.tensors, f.metadata);
   });
   add("ckpt header: checksum not hex", ckpt, kBoth, [&](const std::string& d) {
     const std::string sum = nn::load_safetensors(at(d, ckpt)).metadata.at("fnv1a64");
