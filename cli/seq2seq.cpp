@@ -56,22 +56,7 @@ int seq2seq(const std::vector<std::string>& args) {
       " batch_size=" + std::to_string(o.batch_size) + " eval_size=" + std::to_string(o.eval_size) +
       " n_layer=" + std::to_string(o.model.n_layer) + " n_head=" + std::to_string(o.model.n_head) +
       " n_embd=" + std::to_string(o.model.n_embd) + " hidden=" + std::to_string(o.model.hidden);
-  {
-    // An encoder and a decoder of n_layer blocks each (4 n_embd² + 2 n_embd·hidden weights a
-    // self-attention block, 4 n_embd² more for the decoder's cross-attention), the embedding
-    // and the head over symbols + 1 ids, the positions; a step's activations for the larger of
-    // batch_size and eval_size sequences: about 30 tensors [B, length, n_embd] and 3 attention
-    // maps [B, n_head, length, length] a block, and the logits.
-    const double L = double(o.model.n_layer), C = double(o.model.n_embd), H = double(o.model.hidden);
-    const double S = double(o.symbols) + 1, T = double(o.length), NH = double(o.model.n_head);
-    const double B = double(std::max(o.batch_size, o.eval_size));
-    const double weights = L * (12 * C * C + 4 * C * H) + 2 * S * C + T * C;
-    SizeEstimate e;
-    e.parameters = 2 * 4 * weights;
-    e.optimizer = 2 * 4 * weights;
-    e.activations = 4 * (2 * L * (30 * B * T * C + 3 * B * NH * T * T) + 2 * B * T * S);
-    check_size("seq2seq", settings, e);
-  }
+  check_size("seq2seq", settings, seq2seq_size(o));
   if (threads > 0) set_num_threads(int(threads));
   manual_seed(uint64_t(seed));
   models::CopyTaskResult r;

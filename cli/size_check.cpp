@@ -3,10 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
-#include "cli/out_of_memory.h"
 #include "tensor/error.h"
 
 namespace attic::cli {
@@ -47,6 +45,18 @@ SizeEstimate train_size(const TrainConfig& cfg, int64_t vocab_size) {
   e.parameters = 2 * 4 * weights;  // float32 weights and their gradients
   e.optimizer = 2 * 4 * weights;   // AdamW's m and v
   e.activations = 4 * (L * 20 * B * T * C + 2 * B * T * V);
+  return e;
+}
+
+SizeEstimate seq2seq_size(const models::CopyTaskOptions& o) {
+  const double L = double(o.model.n_layer), C = double(o.model.n_embd), H = double(o.model.hidden);
+  const double S = double(o.symbols) + 1, T = double(o.length), NH = double(o.model.n_head);
+  const double B = double(std::max(o.batch_size, o.eval_size));
+  const double weights = L * (12 * C * C + 4 * C * H) + 2 * S * C + T * C;
+  SizeEstimate e;
+  e.parameters = 2 * 4 * weights;
+  e.optimizer = 2 * 4 * weights;
+  e.activations = 4 * (2 * L * (30 * B * T * C + 3 * B * NH * T * T) + 2 * B * T * S);
   return e;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/train_config.h"
+#include "models/transformer/copy_task.h"
 
 namespace attic::cli {
 
@@ -32,5 +33,12 @@ void check_size(const std::string& doing, const std::string& settings, const Siz
 // step's activations for batch_size windows (about 20 tensors [batch_size, block_size, n_embd]
 // a block, and the logits).
 SizeEstimate train_size(const TrainConfig& cfg, int64_t vocab_size);
+
+// attic seq2seq's: an encoder and a decoder of n_layer blocks each (4 n_embd² + 2 n_embd·hidden
+// weights a self-attention block, 4 n_embd² more for the decoder's cross-attention), the
+// embedding and the head over symbols + 1 ids, the positions; a step's activations for the
+// larger of batch_size and eval_size sequences (about 30 tensors [B, length, n_embd] and 3
+// attention maps [B, n_head, length, length] a block, and the logits).
+SizeEstimate seq2seq_size(const models::CopyTaskOptions& o);
 
 }  // namespace attic::cli

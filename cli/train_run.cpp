@@ -211,7 +211,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   std::filesystem::create_directories(cfg.out_dir);
   const bool live = isatty(STDERR_FILENO);
   const auto start = Clock::now();
-  const int64_t first_iter = s.first_iter = s.iter;
+  s.first_iter = s.iter;
   for (;; ++s.iter) {
     optim::set_lr(opt, cfg.lr_at(s.iter));
     if (s.iter % cfg.eval_interval == 0) {
@@ -219,14 +219,14 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
       naming_settings("train: evaluating", step_size_settings(cfg),
                       [&] { evaluate_and_checkpoint(cfg, opts, data, *lm, opt, device, s); });
     }
-    if (s.iter == first_iter && cfg.eval_only) break;
+    if (s.iter == s.first_iter && cfg.eval_only) break;
     const auto t0 = Clock::now();
     const double loss = naming_settings("train: a training step", step_size_settings(cfg),
                                         [&] { return train_step(cfg, data, *lm, opt, device); });
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     stop_if_not_finite(cfg, s.iter, "the training loss", loss);
     s.train_ms += ms;
-    if (s.iter > first_iter) {
+    if (s.iter > s.first_iter) {
       s.timed_ms += ms;
       ++s.timed_steps;
     }
