@@ -33,7 +33,7 @@ int analyze_routers(const std::vector<std::string>& args) {
   if (!parse_command_line(opts, args, "usage: attic analyze routers --out_dir=DIR [--key=value ...]", quiet))
     return 0;
   Restored r = restore(out_dir);
-  auto* gpt = dynamic_cast<models::GPT*>(&r.model->module());
+  auto* gpt = dynamic_cast<models::GPT*>(&*r.model);
   ATTIC_CHECK(gpt && r.config.attention == "route", "analyze routers: the checkpoint in ", out_dir,
               " is model = ", r.config.model, ", attention = ", r.config.attention,
               "; routers need a GPT with attention = route");

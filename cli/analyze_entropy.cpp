@@ -140,7 +140,7 @@ int analyze_entropy(const std::vector<std::string>& args) {
     const fs::path p = fs::path(dir).lexically_normal();
     m.name = (p.has_filename() ? p : p.parent_path()).filename().string();
     m.restored = restore(dir);
-    m.gpt = dynamic_cast<models::GPT*>(&m.restored.model->module());
+    m.gpt = dynamic_cast<models::GPT*>(&*m.restored.model);
     ATTIC_CHECK(m.gpt != nullptr, "analyze entropy: the checkpoint in ", dir, " is model = ",
                 m.restored.config.model, "; the entropy reads a GPT's blocks");
     models.push_back(std::move(m));

@@ -2,25 +2,11 @@
 
 #include <set>
 
+#include "models/registry.h"
+
 namespace attic::cli {
 
 namespace {
-
-// Where each model keeps what its sizes shape (the names of its state_dict()).
-struct Layout {
-  const char* tokens;     // the token embedding: [vocab_size, n_embd]
-  const char* positions;  // a position table [block_size, n_embd], or null
-  const char* layers;     // the prefix of the layer list: "<layers><i>."
-  int64_t per_layer;      // entries of that list per layer
-};
-
-Layout layout_of(const std::string& model) {
-  if (model == "pooled_lm") return {"wte.weight", "pos.pe", "blocks.", 1};
-  if (model == "elita") return {"transformer.wte.weight", nullptr, "transformer.h.", 1};
-  // The package's LinformerLM: an attention and a feed-forward entry per layer.
-  if (model == "linformer") return {"to_token_emb.weight", nullptr, "linformer.seq.", 2};
-  return {"transformer.wte.weight", "transformer.wpe.weight", "transformer.h.", 1};
-}
 
 // The number of distinct i in tensor names "<prefix><i>.<rest>".
 int64_t count_layers(const nn::StateDict& tensors, const std::string& prefix) {
@@ -37,9 +23,9 @@ int64_t count_layers(const nn::StateDict& tensors, const std::string& prefix) {
 
 void check_config_against_tensors(const TrainConfig& cfg, int64_t vocab_size,
                                   const nn::StateDict& tensors, const std::string& path) {
-  const Layout l = layout_of(cfg.model);
+  const models::StateLayout& l = models::find_model(cfg.model).layout;
   const std::string where = "checkpoint '" + path + "': its config ";
-  auto table = [&](const char* name) -> const Tensor& {
+  auto table = [&](const std::string& name) -> const Tensor& {
     auto it = tensors.find(name);
     ATTIC_CHECK(it != tensors.end(), where, "says model = ", cfg.model, ", whose tensor '", name,
                 "' the file does not hold");
@@ -52,7 +38,7 @@ void check_config_against_tensors(const TrainConfig& cfg, int64_t vocab_size,
               vocab_size, " characters, but '", l.tokens, "' has ", tokens.size(0), " rows");
   ATTIC_CHECK(tokens.size(1) == cfg.n_embd, where, "says n_embd = ", cfg.n_embd, ", but '",
               l.tokens, "' has shape ", str(tokens.shape()));
-  if (l.positions) {
+  if (!l.positions.empty()) {
     const Tensor& positions = table(l.positions);
     ATTIC_CHECK(positions.size(0) == cfg.block_size, where, "says block_size = ", cfg.block_size,
                 ", but '", l.positions, "' has shape ", str(positions.shape()));
@@ -61,10 +47,11 @@ void check_config_against_tensors(const TrainConfig& cfg, int64_t vocab_size,
   ATTIC_CHECK(layers % l.per_layer == 0 && layers / l.per_layer == cfg.n_layer, where,
               "says n_layer = ", cfg.n_layer, ", but the file holds ", layers / l.per_layer,
               " layers ('", l.layers, "<i>.')");
-  // The Linformer's projections E and F are [k, block_size].
-  if (cfg.model == "linformer")
+  const std::string& suffix = l.by_block;  // the Linformer's E [k, block_size], say
+  if (!suffix.empty())
     for (const auto& [name, t] : tensors)
-      if (name.size() > 9 && name.compare(name.size() - 9, 9, ".E.weight") == 0 && t.dim() == 2)
+      if (name.size() > suffix.size() &&
+          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 && t.dim() == 2)
         ATTIC_CHECK(t.size(1) == cfg.block_size, where, "says block_size = ", cfg.block_size,
                     ", but '", name, "' has shape ", str(t.shape()));
 }

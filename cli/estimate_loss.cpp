@@ -2,12 +2,11 @@
 
 namespace attic::cli {
 
-Losses estimate_loss(TrainableLM& lm, const TextDataset& data, const TrainConfig& cfg,
+Losses estimate_loss(models::LanguageModel& lm, const TextDataset& data, const TrainConfig& cfg,
                      int64_t iter, Device device) {
   NoGradGuard no_grad;
-  nn::Module& model = lm.module();
-  const bool was_training = model.is_training();
-  model.eval();
+  const bool was_training = lm.is_training();
+  lm.eval();
   double mean[2] = {0, 0};
   for (Split split : {Split::Train, Split::Val}) {
     // One generator per (seed, iteration, split).
@@ -19,7 +18,7 @@ Losses estimate_loss(TrainableLM& lm, const TextDataset& data, const TrainConfig
     }
     mean[split == Split::Val] = total / double(cfg.eval_iters);
   }
-  model.train(was_training);
+  lm.train(was_training);
   return {mean[0], mean[1]};
 }
 

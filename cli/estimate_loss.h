@@ -2,7 +2,7 @@
 // `attic eval` prints: for the same config and iteration both average the same batches.
 #pragma once
 
-#include "cli/lm_factory.h"
+#include "models/registry.h"
 #include "cli/train_config.h"
 #include "data/text_dataset.h"
 #include "tensor/dtype.h"
@@ -19,7 +19,7 @@ struct Losses {
 // evaluating never changes what the training sees (a resumed run repeats an uninterrupted
 // one exactly), and so that `attic eval` at a checkpoint's iteration draws the batches
 // `attic train` drew there.
-Losses estimate_loss(TrainableLM& lm, const TextDataset& data, const TrainConfig& cfg,
+Losses estimate_loss(models::LanguageModel& lm, const TextDataset& data, const TrainConfig& cfg,
                      int64_t iter, Device device);
 
 }  // namespace attic::cli

@@ -58,7 +58,7 @@ int eval(const std::vector<std::string>& args) {
   cfg.check_splits(data);
   ATTIC_CHECK(data.tokenizer().vocabulary() == r.tokenizer->vocabulary(), "eval: ", dataset,
               " has a different vocabulary than the checkpoint in ", cfg.out_dir);
-  r.model->module().to(device);
+  r.model->to(device);
   if (task == "digit_mul") {
     mul.seed = seed_given ? cfg.seed : 1;
     eval_digit_mul(r, data, mul);

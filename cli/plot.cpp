@@ -62,7 +62,7 @@ int plot(const std::vector<std::string>& args) {
   if (start.rfind("FILE:", 0) == 0) start = read_text_file(start.substr(5), "the prompt file (--start=FILE:)");
 
   Restored r = restore(out_dir);
-  nn::Module& m = r.model->module();
+  nn::Module& m = *r.model;
   const std::vector<lf::NamedAttention> layers = linformer_layers(m);
   ATTIC_CHECK(!layers.empty(), "plot linformer-heads: the checkpoint in ", out_dir, " has no Linformer attention "
               "(model = ", r.config.model, ", attention = ", r.config.attention, ")");

@@ -22,10 +22,10 @@ Restored restore(const std::string& out_dir, const Options& given) {
   naming_file(file.path, [&] {
     r.tokenizer = std::make_unique<CharTokenizer>(CharTokenizer::from_vocabulary(r.info.vocabulary));
     check_config_against_tensors(r.config, r.tokenizer->vocab_size(), file.tensors, file.path);
-    r.model = make_lm(r.config, r.tokenizer->vocab_size());
+    r.model = models::make_model(r.config.model, r.config.model_spec(r.tokenizer->vocab_size()));
   });
-  load_model(file, r.model->module(), r.config.block_attention(), r.config.block_attention_options());
-  r.model->module().eval();
+  load_model(file, *r.model, r.config.block_attention(), r.config.block_attention_options());
+  r.model->eval();
   return r;
 }
 
@@ -38,7 +38,7 @@ TrainConfig resume_config(const std::string& out_dir, const Options& given) {
     // Built once here, from the saved config alone, so that what the model's constructors
     // refuse (n_embd not a multiple of n_head, an attention's unknown option) is reported as
     // the checkpoint's error; the sizes now match the file, so this is no larger than it.
-    (void)make_lm(saved, tokenizer.vocab_size());
+    (void)models::make_model(saved.model, saved.model_spec(tokenizer.vocab_size()));
   });
   TrainConfig cfg = TrainConfig::from_checkpoint(file.info, out_dir, given);
   // reset_optimizer acts once, where it is given: never taken from the checkpoint.

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli/checkpoint.h"
-#include "cli/lm_factory.h"
+#include "models/registry.h"
 #include "cli/train_config.h"
 #include "data/tokenizer.h"
 
@@ -15,7 +15,7 @@ namespace attic::cli {
 struct Restored {
   TrainConfig config;  // TrainConfig::from_checkpoint: as saved, then what `given` set
   CheckpointInfo info;
-  std::unique_ptr<TrainableLM> model;  // in eval mode
+  std::unique_ptr<models::LanguageModel> model;  // in eval mode
   std::unique_ptr<CharTokenizer> tokenizer;
 };
 

@@ -46,7 +46,7 @@ int sample(const std::vector<std::string>& args) {
   }
   ATTIC_CHECK(!start.empty(), "sample: the prompt is empty (", what, "); give --start=TEXT");
   Restored r = restore(out_dir);
-  r.model->module().to(dev);
+  r.model->to(dev);
   std::vector<int64_t> ids;
   try {
     ids = r.tokenizer->encode(start);

@@ -8,6 +8,7 @@
 
 #include "cli/command_line.h"
 #include "data/text_dataset.h"
+#include "models/elita/config.h"
 #include "models/registry.h"
 #include "optim/schedule.h"
 #include "tensor/error.h"
@@ -33,7 +34,7 @@ void TrainConfig::bind(Options& o) {
   o.bind("gradient_accumulation_steps", gradient_accumulation_steps, "micro-batches per step").int_range(1, kMax);
   o.bind("batch_size", batch_size, "B").int_range(1, kMax);
   o.bind("block_size", block_size, "T, the context length", KeyKind::Model).int_range(1, kMax);
-  o.bind("model", model, "gpt, pooled_lm (block_size is then the window L), elita or linformer", KeyKind::Model)
+  o.bind("model", model, models::model_names() + " (pooled_lm: block_size is the window L)", KeyKind::Model)
       .non_empty();
   o.bind("attention", attention, "every block's attention: " + models::attention_names(), KeyKind::Model)
       .non_empty();
@@ -90,22 +91,8 @@ void TrainConfig::validate() const {
               "init_from must be scratch or resume, got ", util::quote_value(init_from));
   ATTIC_CHECK(!reset_optimizer || init_from == "resume",
               "reset_optimizer = true needs init_from = resume (a new run has a new optimizer anyway)");
-  ATTIC_CHECK(model == "gpt" || model == "pooled_lm" || model == "elita" || model == "linformer",
-              "model must be gpt, pooled_lm, elita or linformer, got ", util::quote_value(model));
+  const models::ModelEntry& entry = models::find_model(model);  // throws listing the known names
   (void)models::find_attention(attention);  // throws for a name it does not know, listing the known ones
-  ATTIC_CHECK(model != "pooled_lm" || bool(models::find_attention(attention).make_attention),
-              "attention ", attention, " is a GPT attention only: model pooled_lm needs one with a "
-              "q, k, v form (softmax, linear_elu or linear_exp)");
-  ATTIC_CHECK(model == "gpt" || model == "linformer" || attention_options.empty(), "attention_options: the ", model,
-              " model's attentions take no options, got ", util::quote_value(attention_options));
-  ATTIC_CHECK(model != "linformer" || attention == "softmax" || attention == "linformer",
-              "model linformer has the Linformer's attention in every layer; attention = ", attention,
-              " needs model gpt");
-  // The options throw for a bad name or size; the vocabulary does not enter their checks.
-  if (model == "linformer") (void)linformer_options(/*vocab_size=*/1);
-  ATTIC_CHECK(model != "elita" || attention == "softmax" || attention == "elita",
-              "model elita has ELiTA's attention in every block; attention = ", attention,
-              " needs model gpt");
   const bool elita = block_attention() == "elita";
   ATTIC_CHECK(!elita || attention_options.empty(), "attention elita takes its options from "
               "elita_numerics, elita_positions, elita_att_w and elita_pos_w, not attention_options ('",
@@ -123,6 +110,9 @@ void TrainConfig::validate() const {
                 "need elita_att_w >= 0, elita_pos_w > 0 and elita_ff > 0, got ", elita_att_w, ", ",
                 elita_pos_w, " and ", elita_ff);
   }
+  // The model's own checks (an attention it cannot hold, an option it does not take); the
+  // vocabulary does not enter them.
+  entry.check(model_spec(/*vocab_size=*/1));
   ATTIC_CHECK(lr_schedule == "cosine" || lr_schedule == "inverse_sqrt",
               "lr_schedule must be cosine or inverse_sqrt, got ", util::quote_value(lr_schedule));
   ATTIC_CHECK(lr_schedule != "inverse_sqrt" || warmup_iters > 0,
@@ -164,69 +154,23 @@ TrainConfig TrainConfig::from_checkpoint(const CheckpointInfo& info, const std::
   return c;
 }
 
-models::GPTConfig TrainConfig::model_config(int64_t vocab_size) const {
-  models::GPTConfig c;
-  c.block_size = block_size;
-  c.vocab_size = vocab_size;
-  c.n_layer = n_layer;
-  c.n_head = n_head;
-  c.n_embd = n_embd;
-  c.dropout = dropout;
-  c.bias = bias;
-  c.attention = block_attention();
-  c.attention_options = block_attention_options();
-  c.validate();
-  return c;
-}
-
-models::elita::ElitaConfig TrainConfig::elita_config(int64_t vocab_size) const {
-  models::elita::ElitaConfig c;
-  c.vocab_size = vocab_size;
-  c.block_size = block_size;
-  c.n_layer = n_layer;
-  c.n_head = n_head;
-  c.n_embd = n_embd;
-  c.att_w = elita_att_w;
-  c.pos_w = elita_pos_w;
-  c.ff_factor = elita_ff;
-  c.numerics = models::elita::parse_numerics(elita_numerics);
-  c.positions = models::elita::parse_positions(elita_positions);
-  c.dropout = dropout;
-  c.validate();
-  return c;
-}
-
-models::linformer::LinformerLMOptions TrainConfig::linformer_options(int64_t vocab_size) const {
-  namespace lf = models::linformer;
-  const nn::AttentionArgs args = nn::AttentionArgs::parse(attention_options);
-  lf::LinformerLMOptions o;
-  o.num_tokens = vocab_size;
-  o.dropout_tokens = dropout;
-  lf::LinformerOptions& b = o.body;
-  b.input_size = block_size;
-  b.channels = n_embd;
-  b.nhead = n_head;
-  b.depth = n_layer;
-  b.dim_ff = 4 * n_embd;
-  b.dropout = dropout;
-  b.dropout_ff = dropout;
-  lf::NamedOptions defaults;  // the package's LinformerLM shares one P across the model
-  defaults.k = std::min<int64_t>(64, block_size);
-  defaults.sharing = lf::Sharing::Layerwise;
-  const lf::NamedOptions named = lf::read_named_options(args, defaults);
-  b.dim_k = named.k;
-  b.parameter_sharing = named.sharing;
-  b.method = named.method;
-  b.causal = named.causal;
-  b.checkpoint_level = named.checkpoint;
-  ATTIC_CHECK(b.causal != lf::Causal::None, "model linformer is a language model: causal must be prefix or "
-              "leaky, got none");
-  o.validate("model linformer");
-  return o;
+models::ModelSpec TrainConfig::model_spec(int64_t vocab_size) const {
+  models::ModelSpec s;
+  s.vocab_size = vocab_size;
+  s.block_size = block_size;
+  s.n_layer = n_layer;
+  s.n_head = n_head;
+  s.n_embd = n_embd;
+  s.dropout = dropout;
+  s.bias = bias;
+  s.attention = attention;
+  s.attention_options = block_attention_options();
+  if (model == "elita") s.model_options = "ff=" + std::to_string(elita_ff);
+  return s;
 }
 
 std::string TrainConfig::block_attention() const {
-  return model == "elita" ? "elita" : model == "linformer" ? "linformer" : attention;
+  return models::block_attention(model, attention);
 }
 
 std::string TrainConfig::block_attention_options() const {

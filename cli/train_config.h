@@ -8,9 +8,7 @@
 #include "cli/checkpoint.h"
 #include "cli/options.h"
 #include "data/text_dataset.h"
-#include "models/elita/config.h"
-#include "models/gpt/config.h"
-#include "models/linformer/config.h"
+#include "models/model_spec.h"
 
 namespace attic::cli {
 
@@ -30,7 +28,7 @@ struct TrainConfig {
   int64_t batch_size = 12;
   int64_t block_size = 1024;
   // model
-  std::string model = "gpt";         // or pooled_lm, elita or linformer (cli/lm_factory.h)
+  std::string model = "gpt";         // a name from models/registry.h
   std::string attention = "softmax";      // every block's: a name from models/registry.h
   std::string attention_options = "";    // its own options, "key=value,..."
   int64_t n_layer = 12;
@@ -73,16 +71,13 @@ struct TrainConfig {
                                      const Options& given = Options());
   // Range checks that no single key can express; throws attic::Error.
   void validate() const;
-  models::GPTConfig model_config(int64_t vocab_size) const;
+  // What the model is built from, for a vocabulary of vocab_size: the keys of kind
+  // KeyKind::Model, with the elita_* keys as the elita attention's options and elita_ff as
+  // the ELiTA LM's.
+  models::ModelSpec model_spec(int64_t vocab_size) const;
   // The attention every block holds and its options, as checkpoints record them: elita
   // for model = elita, with the elita_* keys as its options.
   std::string block_attention() const;
-  // model = elita's config (cfg.validate() has checked the names).
-  models::elita::ElitaConfig elita_config(int64_t vocab_size) const;
-  // model = linformer's: the LinformerLM of n_layer post-norm layers over exactly block_size
-  // positions, dim_ff 4·n_embd, every dropout = dropout, and attention_options k (64 or
-  // block_size), sharing (layerwise), method (learnable), causal (prefix), checkpoint (C0).
-  models::linformer::LinformerLMOptions linformer_options(int64_t vocab_size) const;
   std::string block_attention_options() const;
   // The learning rate of iteration iter (from 0): learning_rate without decay_lr; with it,
   // nanoGPT's get_lr (linear warmup, then cosine decay to min_lr), or inverse_sqrt:

@@ -18,7 +18,7 @@
 #include "cli/checkpoint.h"
 #include "cli/device.h"
 #include "cli/estimate_loss.h"
-#include "cli/lm_factory.h"
+#include "models/registry.h"
 #include "cli/out_of_memory.h"
 #include "cli/size_check.h"
 #include "cli/train_config.h"
@@ -98,7 +98,7 @@ void stop_if_not_finite(const TrainConfig& cfg, int64_t iter, const char* what, 
 // at a resumed run's first iteration, whose weights the checkpoint already holds (so that a
 // resume whose new keys then fail leaves the checkpoint as it was).
 void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const TextDataset& data,
-                             TrainableLM& lm, optim::Optimizer& opt, Device device, State& s) {
+                             models::LanguageModel& lm, optim::Optimizer& opt, Device device, State& s) {
   const Losses losses = estimate_loss(lm, data, cfg, s.iter, device);
   std::printf("step %lld: train loss %.4f, val loss %.4f\n", (long long)s.iter, losses.train,
               losses.val);
@@ -116,7 +116,7 @@ void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const 
   if (losses.val < s.best_val || cfg.always_save_checkpoint) {
     s.best_val = std::min(s.best_val, losses.val);
     if (s.iter > s.first_iter) {
-      save_checkpoint(cfg.out_dir, lm.module(), opt,
+      save_checkpoint(cfg.out_dir, lm, opt,
                       {.config = opts.dump(),
                        .attention = cfg.block_attention(),
                        .attention_options = cfg.block_attention_options(),
@@ -131,7 +131,7 @@ void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const 
 }
 
 // One optimizer step over gradient_accumulation_steps micro-batches; returns their mean loss.
-double train_step(const TrainConfig& cfg, const TextDataset& data, TrainableLM& lm,
+double train_step(const TrainConfig& cfg, const TextDataset& data, models::LanguageModel& lm,
                   optim::Optimizer& opt, Device device) {
   double loss_sum = 0;
   for (int64_t micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
@@ -141,7 +141,7 @@ double train_step(const TrainConfig& cfg, const TextDataset& data, TrainableLM& 
     // Each micro-batch's mean loss is scaled so the summed gradients are the mean's.
     (loss / double(cfg.gradient_accumulation_steps)).backward();
   }
-  if (cfg.grad_clip > 0) optim::clip_grad_norm_(lm.module().parameters(), cfg.grad_clip);
+  if (cfg.grad_clip > 0) optim::clip_grad_norm_(lm.parameters(), cfg.grad_clip);
   opt.step();
   opt.zero_grad();
   return loss_sum / double(cfg.gradient_accumulation_steps);
@@ -196,16 +196,16 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   const util::FileLock lock(cfg.out_dir + "/train.lock", "out_dir '" + cfg.out_dir + "'");
 
   manual_seed(uint64_t(cfg.seed));
-  std::unique_ptr<TrainableLM> lm =
+  std::unique_ptr<models::LanguageModel> lm =
       naming_settings("train: building the model", model_size_settings(cfg), [&] {
-        std::unique_ptr<TrainableLM> m = make_lm(cfg, data.vocab_size());
-        m->module().to(device);
+        std::unique_ptr<models::LanguageModel> m = models::make_model(cfg.model, cfg.model_spec(data.vocab_size()));
+        m->to(device);
         return m;
       });
   optim::AdamW opt = lm->configure_optimizers(cfg.weight_decay, cfg.learning_rate,
                                               {cfg.beta1, cfg.beta2});
   State s;
-  if (cfg.init_from == "resume") resume(cfg, data, lm->module(), opt, s);
+  if (cfg.init_from == "resume") resume(cfg, data, *lm, opt, s);
   std::printf("number of parameters: %.2fM\n", double(lm->reported_params()) / 1e6);
 
   std::filesystem::create_directories(cfg.out_dir);

@@ -1,18 +1,32 @@
 #include "models/registry.h"
 
 #include "models/elita/attention2.h"
+#include "models/elita/elita_lm.h"
+#include "models/gpt/gpt.h"
 #include "models/linformer/linformer_attention.h"
+#include "models/linformer/linformer_lm.h"
 #include "models/reflex/reflex_attention.h"
 #include "models/reflex/route_attention.h"
+#include "models/transformer/pooled_lm.h"
 #include "nn/attention/causal_linear_attention.h"
 #include "nn/attention/causal_self_attention.h"
 #include "nn/attention/linear_attention.h"
 #include "nn/attention/multi_head_attention.h"
 #include "tensor/error.h"
+#include "util/quote_value.h"
 
 namespace attic::models {
 
 namespace {
+
+// "a, b, c or d": the entries' names, in order, as messages write them.
+template <class Entry>
+std::string joined_names(const std::vector<Entry>& all) {
+  std::string out;
+  for (size_t i = 0; i < all.size(); ++i)
+    out += std::string(i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i].name;
+  return out;
+}
 
 template <class M>
 std::shared_ptr<CausalMixer> mixer(const MixerOptions& o) {
@@ -71,14 +85,7 @@ void register_attention(AttentionEntry entry) {
   entries().push_back(std::move(entry));
 }
 
-// "softmax, linear_elu, ..., reflex or route"
-std::string attention_names() {
-  const auto& all = attention_registry();
-  std::string out;
-  for (size_t i = 0; i < all.size(); ++i)
-    out += std::string(i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i].name;
-  return out;
-}
+std::string attention_names() { return joined_names(attention_registry()); }
 
 const AttentionEntry& find_attention(const std::string& name) {
   for (const AttentionEntry& e : attention_registry())
@@ -99,6 +106,71 @@ nn::AttentionFactory attention_factory(const std::string& name) {
   ATTIC_CHECK(bool(e.make_attention), "attention ", name,
               " is a GPT attention only: it has no q, k, v form for the Transformer blocks");
   return e.make_attention;
+}
+
+namespace {
+
+// A model entry's check and make from its config function, which validates what it builds.
+template <auto config>
+void check_with(const ModelSpec& spec) {
+  (void)config(spec);
+}
+template <class Model, auto config>
+std::unique_ptr<LanguageModel> make_with(const ModelSpec& spec) {
+  return std::make_unique<Model>(config(spec));
+}
+
+// The list itself: the built-in models, then those register_model() added.
+std::vector<ModelEntry>& models() {
+  static std::vector<ModelEntry> all = {
+      {"gpt", "nanoGPT's GPT: pre-LN blocks of any registered attention (karpathy/nanoGPT, model.py)", "",
+       {"transformer.wte.weight", "transformer.wpe.weight", "transformer.h.", 1, ""},
+       check_with<gpt_config>, make_with<GPT, gpt_config>},
+      {"pooled_lm", "a window of block_size tokens pooled by attention predicts the next "
+       "(tonyduan/transformer-blocks, src/models.py)", "",
+       {"wte.weight", "pos.pe", "blocks.", 1, ""},
+       check_with<pooled_lm_config>, make_with<PooledLM, pooled_lm_config>},
+      {"elita", "ELiTA's Model2 stack as an LM (acosharma/elita-transformer, main.py)", "elita",
+       {"transformer.wte.weight", "", "transformer.h.", 1, ""},
+       check_with<elita::elita_config>, make_with<elita::ElitaLM, elita::elita_config>},
+      // The package's LinformerLM: an attention and a feed-forward entry per layer, and
+      // projections E and F of [k, block_size].
+      {"linformer", "LinformerLM, post-norm layers over exactly block_size positions "
+       "(tatp22/linformer-pytorch)", "linformer",
+       {"to_token_emb.weight", "", "linformer.seq.", 2, ".E.weight"},
+       check_with<linformer::linformer_lm_options>,
+       make_with<linformer::LinformerLM, linformer::linformer_lm_options>},
+  };
+  return all;
+}
+
+}  // namespace
+
+const std::vector<ModelEntry>& model_registry() { return models(); }
+
+void register_model(ModelEntry entry) {
+  ATTIC_CHECK(!entry.name.empty() && bool(entry.check) && bool(entry.make),
+              "register_model: an entry needs a name, a check and a make");
+  for (const ModelEntry& e : models())
+    ATTIC_CHECK(e.name != entry.name, "register_model: '", entry.name, "' is registered already");
+  models().push_back(std::move(entry));
+}
+
+std::string model_names() { return joined_names(model_registry()); }
+
+const ModelEntry& find_model(const std::string& name) {
+  for (const ModelEntry& e : model_registry())
+    if (e.name == name) return e;
+  fail("model must be ", model_names(), ", got ", util::quote_value(name));
+}
+
+std::unique_ptr<LanguageModel> make_model(const std::string& name, const ModelSpec& spec) {
+  return find_model(name).make(spec);
+}
+
+std::string block_attention(const std::string& model, const std::string& attention) {
+  const ModelEntry& e = find_model(model);
+  return e.attention.empty() ? attention : e.attention;
 }
 
 }  // namespace attic::models

@@ -1,14 +1,19 @@
-// The one list of attentions, by name. Each entry says how to build the attention as a
-// GPT sublayer (a CausalMixer over x [B, T, C]) and, where it has one, as the q, k, v
-// attention of the Transformer blocks (nn::Attention: encoder, decoder, Set Transformer).
+// The two lists of attic's building blocks by name: the attentions and the language models.
 //
 //   attic train config/shakespeare_char_cpu.cfg --attention=linear_elu
+//   attic train config/shakespeare_char_cpu.cfg --model=elita
 //
-// Adding an attention adds its file and one line in registry.cpp; the GPT, the pooled LM,
-// the encoder-decoder and the CLI read this list and need no change. The registry sits at
-// the top of models/, since it names attentions that live beside their models (ELiTA's,
-// the Linformer's, reflex and route) as well as nn/'s own; nn/'s blocks never read it:
-// they take an nn::AttentionFactory, which attention_factory() below makes from a name.
+// An attention entry says how to build it as a GPT sublayer (a CausalMixer over x
+// [B, T, C]) and, where it has one, as the q, k, v attention of the Transformer blocks
+// (nn::Attention: encoder, decoder, Set Transformer). A model entry builds a LanguageModel
+// from a ModelSpec and says where its state_dict keeps the sizes it grows with.
+//
+// Adding either adds its folder and one line in registry.cpp; the models, the training
+// loop and the CLI read these lists and need no change (register_attention and
+// register_model add one from outside the library). The registry sits at the top of
+// models/, since it names attentions that live beside their models (ELiTA's, the
+// Linformer's, reflex and route) as well as nn/'s own; nn/'s blocks never read it: they
+// take an nn::AttentionFactory, which attention_factory() below makes from a name.
 #pragma once
 
 #include <functional>
@@ -16,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "models/language_model.h"
 #include "nn/attention/attention.h"
 #include "nn/attention/causal_mixer.h"
 
@@ -57,5 +63,45 @@ std::shared_ptr<Attention> make_attention(const std::string& name, const Attenti
 // The blocks' factory for the q, k, v attention registered as name; throws at once, as
 // make_attention would, for an unknown name or one without that form.
 nn::AttentionFactory attention_factory(const std::string& name);
+
+// Where a model's state_dict keeps what its sizes shape, so that a checkpoint's config can
+// be checked against the file's tensors (names and shapes only) before anything is built.
+struct StateLayout {
+  std::string tokens;     // the token embedding, [vocab_size, n_embd]
+  std::string positions;  // a position table [block_size, n_embd]; "" for none
+  std::string layers;     // the prefix of the layer list, whose entries are "<layers><i>."
+  int64_t per_layer = 1;  // entries of that list per layer
+  std::string by_block;   // a suffix: every tensor named "*<by_block>" is [*, block_size]; "" for none
+};
+
+struct ModelEntry {
+  std::string name;
+  std::string summary;  // one line: what it is and where it comes from
+  // The attention every block holds whatever spec.attention says ("elita" for the ELiTA
+  // LM), as a checkpoint records it; "" when it is spec.attention.
+  std::string attention;
+  StateLayout layout;
+  // Throws attic::Error, naming the key, for a spec that make would refuse; builds nothing.
+  std::function<void(const ModelSpec&)> check;
+  // The model of spec (spec.vocab_size > 0), initialized as its original initializes it.
+  std::function<std::unique_ptr<LanguageModel>(const ModelSpec&)> make;
+};
+
+// Every model, in the order --help lists them; the first is the default.
+const std::vector<ModelEntry>& model_registry();
+// Adds a model from outside the library, after the built-in ones. Throws attic::Error for a
+// name that is taken or an entry without check and make. Not thread-safe, as
+// register_attention.
+void register_model(ModelEntry entry);
+// The entry named name. Throws attic::Error "model must be gpt, pooled_lm, elita or
+// linformer, got '<name>'" (every registered name) for an unknown name.
+const ModelEntry& find_model(const std::string& name);
+// "gpt, pooled_lm, elita or linformer"
+std::string model_names();
+// The model registered as name, built from spec.
+std::unique_ptr<LanguageModel> make_model(const std::string& name, const ModelSpec& spec);
+// The attention each block of model name holds when the config says attention
+// (ModelEntry::attention).
+std::string block_attention(const std::string& model, const std::string& attention);
 
 }  // namespace attic::models

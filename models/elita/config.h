@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "models/elita/attention2.h"
+#include "models/model_spec.h"
 
 namespace attic::models::elita {
 
@@ -26,5 +27,11 @@ struct ElitaConfig {
   void validate() const;  // throws attic::Error naming ElitaLM and the values
   Attention2Options attention_options() const;
 };
+
+// The ELiTA LM of spec: its attention is elita (softmax, the default, means the same here),
+// whose options att_w, pos_w, numerics and positions come from spec.attention_options, and
+// the feed-forward factor from spec.model_options ("ff=8"). Throws attic::Error for another
+// attention, an unknown option or what validate() refuses.
+ElitaConfig elita_config(const ModelSpec& spec);
 
 }  // namespace attic::models::elita

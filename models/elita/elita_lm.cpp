@@ -2,7 +2,6 @@
 
 #include "models/sampling.h"
 #include "nn/init.h"
-#include "optim/decay_groups.h"
 
 namespace attic::models::elita {
 
@@ -64,12 +63,6 @@ Tensor ElitaLM::generate(const Tensor& idx, int64_t max_new_tokens, double tempe
                          int64_t top_k, Generator* gen, bool use_cache) {
   return generate_incremental(*this, idx, max_new_tokens, config.block_size, config.vocab_size,
                               temperature, top_k, gen ? *gen : default_generator(), use_cache);
-}
-
-// nanoGPT's two AdamW groups; Attention2's position vectors join the undecayed one
-optim::AdamW ElitaLM::configure_optimizers(double weight_decay, double learning_rate,
-                                           std::pair<double, double> betas) {
-  return optim::configure_optimizers(*this, weight_decay, learning_rate, betas);
 }
 
 }  // namespace attic::models::elita

@@ -14,16 +14,16 @@
 
 #include "models/elita/block.h"
 #include "models/elita/config.h"
+#include "models/language_model.h"
 #include "nn/container.h"
 #include "nn/embedding.h"
 #include "nn/linear.h"
-#include "optim/adam.h"
 #include "models/sampling.h"
 #include "tensor/random.h"
 
 namespace attic::models::elita {
 
-class ElitaLM : public nn::Module {
+class ElitaLM : public LanguageModel {
  public:
   // wte ~ N(0, 0.02), as nanoGPT's embedding; the blocks keep Keras's init.
   explicit ElitaLM(const ElitaConfig& cfg);
@@ -35,6 +35,8 @@ class ElitaLM : public nn::Module {
   // idx [B, N] int64, N >= 1 (any N: relative positions stretch over it); targets [B, N]
   // int64 (-1 = ignore).
   Output forward(const Tensor& idx, const Tensor& targets = Tensor());
+  // x, y [B, N] -> forward(x, y).loss
+  Tensor loss(const Tensor& x, const Tensor& y) override { return forward(x, y).loss; }
 
   // Appends max_new_tokens tokens to idx [B, T0], nanoGPT's rule (crop to block_size,
   // temperature, top_k). use_cache: with absolute positions each block carries its
@@ -42,7 +44,7 @@ class ElitaLM : public nn::Module {
   // positions every t_i moves when a token arrives, so each token recomputes its context,
   // as the original must. The tokens drawn are the same either way.
   Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature = 1.0,
-                  int64_t top_k = 0, Generator* gen = nullptr, bool use_cache = true);
+                  int64_t top_k = 0, Generator* gen = nullptr, bool use_cache = true) override;
 
   using DecodeState = models::DecodeState;
   // A fresh state, or nullopt under relative positions.
@@ -51,11 +53,9 @@ class ElitaLM : public nn::Module {
   // [B, 1, V] of the last one, equal to forward() on the whole text.
   Tensor step(DecodeState& state, const Tensor& idx);
 
-  // Two AdamW groups as nanoGPT's (optim/decay_groups.h): matrices and embeddings decay,
-  // vectors do not, and neither do Attention2's position vectors a1, a2, b1, b2, c, stored
-  // as [H, P, 1] (Attention2::no_weight_decay). The keys k1, k2, k3 [H, W] decay.
-  optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
-                                    std::pair<double, double> betas);
+  // configure_optimizers (LanguageModel's): matrices and embeddings decay, vectors do not,
+  // and neither do Attention2's position vectors a1, a2, b1, b2, c, stored as [H, P, 1]
+  // (Attention2::no_weight_decay). The keys k1, k2, k3 [H, W] decay.
 
   ElitaConfig config;
   std::shared_ptr<nn::Module> transformer;  // children: wte, drop, h

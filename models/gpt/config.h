@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/model_spec.h"
 #include "nn/attention/causal_mixer.h"
 
 namespace attic::models {
@@ -25,6 +26,10 @@ struct GPTConfig {
   // attention is not a registered name.
   void validate() const;
 };
+
+// The GPT of spec: every key of ModelSpec as GPTConfig names it. Throws attic::Error for
+// model_options (the GPT has none) or what validate() refuses.
+GPTConfig gpt_config(const ModelSpec& spec);
 
 // The options of block layer's attention in a GPT of config cfg (the attention's own
 // options parsed from cfg.attention_options).

@@ -18,6 +18,22 @@ void GPTConfig::validate() const {
   (void)models::find_attention(attention);
 }
 
+GPTConfig gpt_config(const ModelSpec& s) {
+  ATTIC_CHECK(s.model_options.empty(), "model gpt takes no model options, got '", s.model_options, "'");
+  GPTConfig c;
+  c.block_size = s.block_size;
+  c.vocab_size = s.vocab_size;
+  c.n_layer = s.n_layer;
+  c.n_head = s.n_head;
+  c.n_embd = s.n_embd;
+  c.dropout = s.dropout;
+  c.bias = s.bias;
+  c.attention = s.attention;
+  c.attention_options = s.attention_options;
+  c.validate();
+  return c;
+}
+
 nn::MixerOptions mixer_options(const GPTConfig& cfg, int64_t layer) {
   nn::MixerOptions o;
   o.n_embd = cfg.n_embd;
@@ -167,10 +183,5 @@ Tensor GPT::generate(const Tensor& idx, int64_t max_new_tokens, double temperatu
 }
 
 int64_t GPT::num_params_non_embedding() const { return num_parameters() - wpe->weight.numel(); }
-
-optim::AdamW GPT::configure_optimizers(double weight_decay, double learning_rate,
-                                       std::pair<double, double> betas) {
-  return optim::configure_optimizers(*this, weight_decay, learning_rate, betas);
-}
 
 }  // namespace attic::models

@@ -11,13 +11,13 @@
 #include <optional>
 
 #include "models/gpt/block.h"
-#include "optim/decay_groups.h"
+#include "models/language_model.h"
 #include "models/sampling.h"
 #include "tensor/random.h"
 
 namespace attic::models {
 
-class GPT : public nn::Module {
+class GPT : public LanguageModel {
  public:
   // Builds and initializes: Linear and Embedding weights ~ N(0, 0.02), biases 0, LayerNorm
   // weights 1; every c_proj.weight (the residual projections) ~ N(0, 0.02/√(2·n_layer)),
@@ -30,6 +30,8 @@ class GPT : public nn::Module {
   };
   // idx [B, T] int64 token ids, T <= block_size; targets [B, T] int64 (-1 = ignore).
   Output forward(const Tensor& idx, const Tensor& targets = Tensor());
+  // x, y [B, T] -> forward(x, y).loss
+  Tensor loss(const Tensor& x, const Tensor& y) override { return forward(x, y).loss; }
 
   // idx [B, T] -> every block's output, n_layer tensors [B, T, C] in order: the residual
   // stream after block i, before ln_f (what representation analyses read).
@@ -44,7 +46,7 @@ class GPT : public nn::Module {
   // slides, every position's wpe changes, and each token recomputes its whole context, as
   // nanoGPT does for every token.
   Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature = 1.0,
-                  int64_t top_k = 0, Generator* gen = nullptr, bool use_cache = true);
+                  int64_t top_k = 0, Generator* gen = nullptr, bool use_cache = true) override;
 
   // Incremental decoding: one step state per block and the tokens seen so far.
   using DecodeState = models::DecodeState;
@@ -56,12 +58,7 @@ class GPT : public nn::Module {
 
   // Parameter count as nanoGPT reports it: wpe excluded, the tied wte counted once.
   int64_t num_params_non_embedding() const;
-
-  // nanoGPT's configure_optimizers (karpathy/nanoGPT, model.py): AdamW in two groups, the
-  // tensors of 2 or more dims decaying by weight_decay and the others not
-  // (optim/decay_groups.h).
-  optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
-                                    std::pair<double, double> betas);
+  int64_t reported_params() const override { return num_params_non_embedding(); }
 
   GPTConfig config;
   std::shared_ptr<nn::Module> transformer;  // children: wte, wpe, drop, h, ln_f

@@ -128,3 +128,38 @@ void LinformerLMOptions::validate(const std::string& who) const {
 }
 
 }  // namespace attic::models::linformer
+
+namespace attic::models::linformer {
+
+LinformerLMOptions linformer_lm_options(const ModelSpec& s) {
+  ATTIC_CHECK(s.attention == "softmax" || s.attention == "linformer", "model linformer has the "
+              "Linformer's attention in every layer; attention = ", s.attention, " needs model gpt");
+  ATTIC_CHECK(s.model_options.empty(), "model linformer takes no model options, got '", s.model_options, "'");
+  const nn::AttentionArgs args = nn::AttentionArgs::parse(s.attention_options);
+  LinformerLMOptions o;
+  o.num_tokens = s.vocab_size;
+  o.dropout_tokens = s.dropout;
+  LinformerOptions& b = o.body;
+  b.input_size = s.block_size;
+  b.channels = s.n_embd;
+  b.nhead = s.n_head;
+  b.depth = s.n_layer;
+  b.dim_ff = 4 * s.n_embd;
+  b.dropout = s.dropout;
+  b.dropout_ff = s.dropout;
+  NamedOptions defaults;  // the package's LinformerLM shares one P across the model
+  defaults.k = std::min<int64_t>(64, s.block_size);
+  defaults.sharing = Sharing::Layerwise;
+  const NamedOptions named = read_named_options(args, defaults);
+  b.dim_k = named.k;
+  b.parameter_sharing = named.sharing;
+  b.method = named.method;
+  b.causal = named.causal;
+  b.checkpoint_level = named.checkpoint;
+  ATTIC_CHECK(b.causal != Causal::None, "model linformer is a language model: causal must be prefix or "
+              "leaky, got none");
+  o.validate("model linformer");
+  return o;
+}
+
+}  // namespace attic::models::linformer

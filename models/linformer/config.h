@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/model_spec.h"
 #include "nn/attention/attention_args.h"
 
 namespace attic::models::linformer {
@@ -121,5 +122,12 @@ struct LinformerLMOptions {
   void validate(const std::string& who) const;
   int64_t width() const { return emb_dim > 0 ? emb_dim : body.channels; }
 };
+
+// `attic train --model=linformer`: the LinformerLM of spec.n_layer post-norm layers over
+// exactly block_size positions, dim_ff 4·n_embd, every dropout = spec.dropout, and the
+// attention options k (64 or block_size), sharing (layerwise), method (learnable), causal
+// (prefix or leaky: a language model) and checkpoint (C0). Its attention is linformer
+// (softmax, the default, means the same here); another is an attic::Error.
+LinformerLMOptions linformer_lm_options(const ModelSpec& spec);
 
 }  // namespace attic::models::linformer

@@ -1,6 +1,5 @@
 #include "models/linformer/linformer_lm.h"
 
-#include "optim/decay_groups.h"
 
 namespace attic::models::linformer {
 
@@ -87,11 +86,6 @@ Tensor LinformerLM::step(DecodeState& state, const Tensor& idx) {
   if (projected) x = projected->project_out->forward(x);
   state.length += t;
   return to_logits->forward(x.narrow(1, t - 1, 1));
-}
-
-optim::AdamW LinformerLM::configure_optimizers(double weight_decay, double learning_rate,
-                                               std::pair<double, double> betas) {
-  return optim::configure_optimizers(*this, weight_decay, learning_rate, betas);
 }
 
 }  // namespace attic::models::linformer

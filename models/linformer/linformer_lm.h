@@ -13,11 +13,11 @@
 #include <memory>
 #include <optional>
 
+#include "models/language_model.h"
 #include "models/linformer/linformer.h"
 #include "models/linformer/positional_embedding.h"
 #include "models/sampling.h"
 #include "nn/embedding.h"
-#include "optim/adam.h"
 #include "tensor/random.h"
 
 namespace attic::models::linformer {
@@ -33,7 +33,7 @@ class ProjectInOut : public nn::Module {
   std::shared_ptr<nn::Linear> project_in, project_out;
 };
 
-class LinformerLM : public nn::Module {
+class LinformerLM : public LanguageModel {
  public:
   explicit LinformerLM(const LinformerLMOptions& options);
 
@@ -42,7 +42,7 @@ class LinformerLM : public nn::Module {
 
   // The language-model loss attic train uses: causal or not, the cross-entropy of logits at
   // every position against targets [B, n] (−1 = ignore).
-  Tensor loss(const Tensor& idx, const Tensor& targets);
+  Tensor loss(const Tensor& idx, const Tensor& targets) override;
 
   // Appends max_new_tokens tokens to idx [B, T0], nanoGPT's rule (temperature, top_k). The
   // model reads exactly n positions: the context is the last n tokens, zero-padded at the end
@@ -51,7 +51,7 @@ class LinformerLM : public nn::Module {
   // use_cache: under causal=prefix every attention carries its slots (LinformerAttention::State)
   // and a token costs O(k d) per layer; the tokens drawn are the same either way.
   Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature = 1.0, int64_t top_k = 0,
-                  Generator* gen = nullptr, bool use_cache = true);
+                  Generator* gen = nullptr, bool use_cache = true) override;
 
   using DecodeState = models::DecodeState;
   // A fresh state (one entry per attention layer), or nullopt unless causal=prefix.
@@ -61,9 +61,6 @@ class LinformerLM : public nn::Module {
   Tensor step(DecodeState& state, const Tensor& idx);
   // The logits [B, 1, V] after ctx [B, T ≤ n]: forward over ctx zero-padded to n, at T − 1.
   Tensor last_logits(const Tensor& ctx);
-
-  // nanoGPT's two AdamW groups (optim/decay_groups.h): matrices decay, vectors do not.
-  optim::AdamW configure_optimizers(double weight_decay, double learning_rate, std::pair<double, double> betas);
 
   Linformer& stack() const { return linformer ? *linformer : *projected->fn; }
 

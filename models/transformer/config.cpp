@@ -13,6 +13,25 @@ void PooledLMConfig::validate() const {
   ATTIC_CHECK(dropout >= 0 && dropout < 1, "PooledLM: dropout must be in [0, 1), got ", dropout);
 }
 
+PooledLMConfig pooled_lm_config(const ModelSpec& s) {
+  ATTIC_CHECK(bool(find_attention(s.attention).make_attention), "attention ", s.attention,
+              " is a GPT attention only: model pooled_lm needs one with a q, k, v form (softmax, "
+              "linear_elu or linear_exp)");
+  ATTIC_CHECK(s.attention_options.empty(), "attention_options: the pooled_lm model's attentions take "
+              "no options, got '", s.attention_options, "'");
+  ATTIC_CHECK(s.model_options.empty(), "model pooled_lm takes no model options, got '", s.model_options, "'");
+  PooledLMConfig c;
+  c.vocab_size = s.vocab_size;
+  c.window = s.block_size;
+  c.n_layer = s.n_layer;
+  c.n_head = s.n_head;
+  c.n_embd = s.n_embd;
+  c.dropout = s.dropout;
+  c.attention = s.attention;
+  c.validate();
+  return c;
+}
+
 void EncoderDecoderConfig::validate() const {
   ATTIC_CHECK(vocab_size > 1 && max_length > 0 && n_layer > 0 && n_head > 0 && n_embd > 0 && hidden > 0,
               "EncoderDecoder: sizes must be positive (vocab_size > 1), got vocab_size ", vocab_size,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/model_spec.h"
 #include "models/registry.h"
 #include "nn/attention/attention.h"
 #include "nn/blocks/block_options.h"
@@ -25,6 +26,11 @@ struct PooledLMConfig {
 
   void validate() const;  // throws attic::Error naming the bad value
 };
+
+// The pooled LM of spec: window = block_size, and spec's layers, heads, width, dropout and
+// attention, which must have a q, k, v form. It has no bias key, and its attentions and the
+// model take no options: either given is an attic::Error.
+PooledLMConfig pooled_lm_config(const ModelSpec& spec);
 
 // An encoder-decoder over one shared vocabulary (the Annotated Transformer's copy task).
 struct EncoderDecoderConfig {

@@ -37,16 +37,15 @@ PooledLM::Output PooledLM::forward(const Tensor& idx, const Tensor& targets) {
   return out;
 }
 
+Tensor PooledLM::loss(const Tensor& x, const Tensor& y) {
+  return forward(x, y.select(1, y.size(1) - 1).contiguous()).loss;
+}
+
 Tensor PooledLM::generate(const Tensor& idx_in, int64_t max_new_tokens, double temperature,
-                          int64_t top_k, Generator* gen) {
+                          int64_t top_k, Generator* gen, bool /*use_cache*/) {
   return generate_tokens(*this, idx_in, max_new_tokens, config.window, temperature, top_k,
                          gen ? *gen : default_generator(),
                          [&](const Tensor& ctx) { return forward(ctx).logits; });  // [B, V]
-}
-
-optim::AdamW PooledLM::configure_optimizers(double weight_decay, double learning_rate,
-                                            std::pair<double, double> betas) {
-  return optim::configure_optimizers(*this, weight_decay, learning_rate, betas);
 }
 
 }  // namespace attic::models

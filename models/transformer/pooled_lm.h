@@ -13,18 +13,18 @@
 // registered attentions that have one (models/registry.h).
 #pragma once
 
+#include "models/language_model.h"
 #include "models/transformer/config.h"
 #include "nn/attention/positional_encoding.h"
 #include "nn/blocks/encoder_block.h"
 #include "nn/blocks/pma.h"
 #include "nn/container.h"
 #include "nn/embedding.h"
-#include "optim/decay_groups.h"
 #include "tensor/random.h"
 
 namespace attic::models {
 
-class PooledLM : public nn::Module {
+class PooledLM : public LanguageModel {
  public:
   explicit PooledLM(const PooledLMConfig& cfg);
 
@@ -35,17 +35,15 @@ class PooledLM : public nn::Module {
   // idx [B, T] int64, T <= L (training uses T = L); targets [B] int64, the token after
   // each window. squeeze(1), not squeeze(): src/models.py's squeeze() also drops B when B = 1.
   Output forward(const Tensor& idx, const Tensor& targets = Tensor());
+  // x, y [B, L] from get_batch: y's last column, the token after x's window, is the target.
+  Tensor loss(const Tensor& x, const Tensor& y) override;
 
   // Appends max_new_tokens tokens to idx [B, T0], each predicted from the last L tokens
   // (fewer at the start): temperature (0: greedy), top_k (0: all). No graph, eval mode.
+  // use_cache changes nothing: the window is attended both ways, so a new token changes
+  // every position and there is no state to carry.
   Tensor generate(const Tensor& idx, int64_t max_new_tokens, double temperature = 1.0,
-                  int64_t top_k = 0, Generator* gen = nullptr);
-
-  // nanoGPT's configure_optimizers (karpathy/nanoGPT, model.py): AdamW in two groups, the
-  // tensors of 2 or more dims decaying by weight_decay and the others not
-  // (optim/decay_groups.h).
-  optim::AdamW configure_optimizers(double weight_decay, double learning_rate,
-                                    std::pair<double, double> betas);
+                  int64_t top_k = 0, Generator* gen = nullptr, bool use_cache = true) override;
 
   PooledLMConfig config;
   std::shared_ptr<nn::Embedding> wte;

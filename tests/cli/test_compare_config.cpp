@@ -6,11 +6,10 @@
 #include <fstream>
 
 #include "cli/compare_config.h"
-#include "cli/lm_factory.h"
+#include "models/registry.h"
 #include "cli/cli_helpers.h"
 
 using attic::cli::CompareConfig;
-using attic::cli::make_lm;
 using attic::cli::Options;
 using attic::cli::TrainConfig;
 
@@ -119,7 +118,7 @@ TEST_CASE("config/compare_elita.cfg: a GPT and an ELiTA LM under 300K parameters
       CHECK(cfg.beta1 == 0.9);
       CHECK(cfg.beta2 == 0.99);
       CHECK(cfg.weight_decay == 0.0);
-      counts.push_back(make_lm(cfg, 65)->module().num_parameters());
+      counts.push_back(attic::models::make_model(cfg.model, cfg.model_spec(65))->num_parameters());
     }
     CHECK(c.runs[0].name == "gpt");
     CHECK(c.runs[1].name == "elita");

@@ -6,6 +6,8 @@
 
 #include "helpers.h"
 #include "cli/train_config.h"
+#include "models/elita/config.h"
+#include "models/gpt/config.h"
 
 using namespace attic::cli;
 
@@ -110,7 +112,7 @@ TEST_CASE("ELiTA's keys: the block attention and its options, and where they are
   c.elita_positions = "absolute";
   c.elita_att_w = 8;
   CHECK(c.block_attention_options() == "att_w=8,numerics=clip,pos_w=16,positions=absolute");
-  const attic::models::elita::ElitaConfig e = c.elita_config(65);
+  const attic::models::elita::ElitaConfig e = attic::models::elita::elita_config(c.model_spec(65));
   CHECK(e.att_w == 8);
   CHECK(e.numerics == attic::models::elita::Numerics::Clip);
   CHECK(e.positions == attic::models::elita::Positions::Absolute);
@@ -126,8 +128,9 @@ TEST_CASE("ELiTA's keys: the block attention and its options, and where they are
   c.model = "gpt";
   c.attention = "elita";
   c.validate();
-  CHECK(c.model_config(65).attention == "elita");
-  CHECK(c.model_config(65).attention_options == "att_w=8,numerics=stable,pos_w=16,positions=absolute");
+  CHECK(attic::models::gpt_config(c.model_spec(65)).attention == "elita");
+  CHECK(attic::models::gpt_config(c.model_spec(65)).attention_options ==
+        "att_w=8,numerics=stable,pos_w=16,positions=absolute");
   c.attention_options = "numerics=clip";
   CHECK(error_message([&] { c.validate(); }) ==
         "attention elita takes its options from elita_numerics, elita_positions, elita_att_w and "
