@@ -10,15 +10,17 @@
 #include <limits>
 #include <sstream>
 
-#include "cli/command_line.h"
+#include "util/command_line.h"
 #include "cli/commands.h"
-#include "cli/files.h"
+#include "util/files.h"
 #include "data/digit_mul.h"
 #include "data/tokenizer.h"
 #include "tensor/error.h"
 #include "util/atomic_file.h"
 
 namespace attic::cli {
+
+using namespace util;
 
 int data(const std::vector<std::string>& args) {
   ATTIC_CHECK(!args.empty() && args[0] == "digit_mul", "data: expected 'attic data digit_mul', got '",

@@ -8,17 +8,22 @@
 #include <limits>
 #include <sstream>
 
-#include "cli/command_line.h"
+#include "util/command_line.h"
 #include "cli/commands.h"
-#include "cli/device.h"
-#include "cli/estimate_loss.h"
-#include "cli/eval_digit_mul.h"
-#include "cli/out_of_memory.h"
-#include "cli/restore.h"
+#include "util/device_flag.h"
+#include "train/estimate_loss.h"
+#include "lab/eval_digit_mul.h"
+#include "train/out_of_memory.h"
+#include "train/restore.h"
 #include "data/text_dataset.h"
 #include "tensor/threads.h"
 
 namespace attic::cli {
+
+using namespace train;
+using namespace util;
+using lab::DigitMulEval;
+using lab::eval_digit_mul;
 
 int eval(const std::vector<std::string>& args) {
   TrainConfig flags;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "lab/commands.h"
 #include "tensor/error.h"
 #include "util/quote_value.h"
 
@@ -69,12 +70,12 @@ int main(int argc, char** argv) {
     if (command == "train") return attic::cli::train(args);
     if (command == "sample") return attic::cli::sample(args);
     if (command == "eval") return attic::cli::eval(args);
-    if (command == "bench") return attic::cli::bench(args);
+    if (command == "bench") return attic::lab::bench(args);
     if (command == "seq2seq") return attic::cli::seq2seq(args);
-    if (command == "compare") return attic::cli::compare(args);
-    if (command == "plot") return attic::cli::plot(args);
+    if (command == "compare") return attic::lab::compare(args);
+    if (command == "plot") return attic::lab::plot(args);
     if (command == "data") return attic::cli::data(args);
-    if (command == "analyze") return attic::cli::analyze(args);
+    if (command == "analyze") return attic::lab::analyze(args);
     std::cerr << "attic: unknown command " << attic::util::quote_value(command)
               << " (attic --help lists the commands)\n";
     return 2;

@@ -4,15 +4,18 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/command_line.h"
+#include "util/command_line.h"
 #include "cli/commands.h"
-#include "cli/device.h"
-#include "cli/files.h"
-#include "cli/out_of_memory.h"
-#include "cli/restore.h"
+#include "util/device_flag.h"
+#include "util/files.h"
+#include "train/out_of_memory.h"
+#include "train/restore.h"
 #include "tensor/threads.h"
 
 namespace attic::cli {
+
+using namespace train;
+using namespace util;
 
 int sample(const std::vector<std::string>& args) {
   std::string out_dir = "out", start = "\n", device = "cpu";

@@ -10,16 +10,19 @@
 #include <limits>
 #include <sstream>
 
-#include "cli/command_line.h"
+#include "util/command_line.h"
 #include "cli/commands.h"
-#include "cli/out_of_memory.h"
-#include "cli/size_check.h"
+#include "train/out_of_memory.h"
+#include "train/size_check.h"
 #include "models/linformer/enc_dec.h"
 #include "models/transformer/copy_task.h"
 #include "models/registry.h"
 #include "tensor/threads.h"
 
 namespace attic::cli {
+
+using namespace train;
+using namespace util;
 
 int seq2seq(const std::vector<std::string>& args) {
   models::CopyTaskOptions o;

@@ -1,15 +1,18 @@
-// attic train: nanoGPT's train.py, the command. The loop is cli/train_run.cpp.
+// attic train: nanoGPT's train.py, the command. The loop is train/train_run.cpp.
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "cli/checkpoint.h"
-#include "cli/command_line.h"
+#include "train/checkpoint.h"
+#include "util/command_line.h"
 #include "cli/commands.h"
-#include "cli/restore.h"
-#include "cli/train_run.h"
+#include "train/restore.h"
+#include "train/train_run.h"
 
 namespace attic::cli {
+
+using namespace train;
+using namespace util;
 
 int train(const std::vector<std::string>& args) {
   TrainConfig cfg;

@@ -14,4 +14,3 @@
 #include "models/linformer/prefix_attention.h"
 #include "models/linformer/projection.h"
 #include "models/linformer/residual.h"
-#include "models/linformer/visualizer.h"

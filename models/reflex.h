@@ -5,7 +5,5 @@
 #pragma once
 
 #include "models/reflex/reflex_attention.h"
-#include "models/reflex/renyi_entropy.h"
 #include "models/reflex/route_attention.h"
 #include "models/reflex/sources.h"
-#include "models/reflex/visualizer.h"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lists every #include that points up the layers: a file in one folder that includes a header
 # of a folder above it. The layers, from the bottom:
-#   tensor  util  autograd  ops  viz  nn  optim  data  models  lab  cli
+#   tensor  util  autograd  ops  viz  nn  optim  data  models  train  lab  cli
 # A folder may include its own headers and those of the folders below it. (tests/,
 # tutorials/, exercises/, examples/ and bench/ sit on top and may include anything.)
 # Prints one line per upward include, "FILE:LINE: FOLDER includes UPPER/HEADER", and exits 1
@@ -9,7 +9,7 @@
 # Usage: scripts/check_layers.sh [ROOT]   (ROOT: the tree to check; the repository's own)
 set -uo pipefail
 cd "${1:-$(dirname "$0")/..}" || exit 2
-layers=(tensor util autograd ops viz nn optim data models lab cli)
+layers=(tensor util autograd ops viz nn optim data models train lab cli)
 declare -A rank
 for i in "${!layers[@]}"; do rank[${layers[$i]}]=$i; done
 

@@ -9,7 +9,7 @@ import time
 
 import torch
 
-# (name, M, N, K, A transposed, B transposed): the cases of cli/bench.cpp's bench_gemm.
+# (name, M, N, K, A transposed, B transposed): the cases of lab/bench.cpp's bench_gemm.
 CASES = [
     ("square", 512, 512, 512, False, False),
     ("square", 1024, 1024, 1024, False, False),

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "gram_entropy.h"
-#include "models/reflex/renyi_entropy.h"
+#include "lab/renyi_entropy.h"
 #include "ops/ops.h"
 
 using namespace attic;
@@ -31,7 +31,7 @@ TEST_CASE("the same as attic's gram_spectrum and renyi_entropy on random tokens"
   const Tensor h = randn({9, 16}, TensorOptions(kFloat64));
   const std::vector<double> values = h.to_vector<double>();
   for (double alpha : {0.5, 0.99, 3.0}) {
-    const double want = models::reflex::renyi_entropy(models::reflex::gram_spectrum(h), alpha);
+    const double want = lab::renyi_entropy(lab::gram_spectrum(h), alpha);
     INFO("alpha " << alpha);
     CHECK(gram_renyi_entropy(values, 9, 16, alpha) == Approx(want).epsilon(1e-8));
   }

@@ -76,7 +76,7 @@ class LinformerAttention : public nn::CausalMixer {
 
   LinformerAttentionOptions options;
   // Keep each head's P̄ on every forward, as LayerArgs::visualize does for one call: the
-  // GPT's blocks pass no LayerArgs (models/linformer/visualizer.h sets it).
+  // GPT's blocks pass no LayerArgs (lab/linformer_visualizer.h sets it).
   bool visualize = false;
   std::shared_ptr<nn::ModuleList> heads, to_q, to_k, to_v;
   std::shared_ptr<nn::Linear> w_o, w_o_1, w_o_2;

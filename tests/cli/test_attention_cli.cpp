@@ -1,7 +1,7 @@
 // --attention on the command line: an unknown name is one line listing the known ones; a
 // checkpoint remembers its attention, so sample, eval and resume rebuild it, and loading it
 // as another attention is an error.
-#include "cli/checkpoint.h"
+#include "train/checkpoint.h"
 #include "cli/cli_helpers.h"
 #include "helpers.h"
 #include "models/gpt.h"
@@ -29,7 +29,7 @@ TEST_CASE("a linear-attention checkpoint samples, evaluates and resumes as linea
   Scratch s;
   Run r = attic_run("train " + s.tiny("lin") + " --max_iters=4 --eval_interval=4 --attention=linear_elu");
   REQUIRE(r.code == 0);
-  const cli::CheckpointInfo info = cli::read_checkpoint_info(s.path("lin"));
+  const attic::train::CheckpointInfo info = attic::train::read_checkpoint_info(s.path("lin"));
   CHECK(info.attention == "linear_elu");
   CHECK(info.attention_options.empty());
   CHECK(attic_run("sample --out_dir=" + s.path("lin") + " --num_samples=1 --max_new_tokens=20").code == 0);
@@ -56,10 +56,10 @@ TEST_CASE("a linear-attention checkpoint samples, evaluates and resumes as linea
   c.n_embd = 16;
   c.bias = false;
   models::GPT softmax_gpt(c);
-  CHECK(error_message([&] { cli::load_model(s.path("lin"), softmax_gpt, "softmax", ""); }) ==
+  CHECK(error_message([&] { attic::train::load_model(s.path("lin"), softmax_gpt, "softmax", ""); }) ==
         "checkpoint '" + s.path("lin") + "/ckpt.safetensors' was trained with attention "
         "linear_elu, but the model was built with softmax");
   c.attention = "linear_elu";
   models::GPT linear_gpt(c);
-  CHECK(cli::load_model(s.path("lin"), linear_gpt, "linear_elu", "").iter_num == 8);
+  CHECK(attic::train::load_model(s.path("lin"), linear_gpt, "linear_elu", "").iter_num == 8);
 }

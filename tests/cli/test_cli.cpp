@@ -7,7 +7,7 @@
 #include <regex>
 #include <sstream>
 
-#include "cli/checkpoint.h"
+#include "train/checkpoint.h"
 #include "cli/cli_helpers.h"
 #include "helpers.h"
 #include "tensor/backend.h"
@@ -123,14 +123,14 @@ TEST_CASE("a resume given only out_dir takes every key from the checkpoint and r
   const std::string first_flags = std::regex_replace(flags, std::regex("/a "), "/b ");
   Run first = attic_run("train " + first_flags + " --max_iters=10");
   REQUIRE(first.code == 0);
-  const std::string saved = attic::cli::read_checkpoint_info(s.path("b")).config;
+  const std::string saved = attic::train::read_checkpoint_info(s.path("b")).config;
   Run second = attic_run("train --init_from=resume --out_dir=" + s.path("b") + " --max_iters=20");
   INFO(second.out);
   REQUIRE(second.code == 0);
   CHECK(lines_matching(second.out, "^resuming from .* at iteration 10$").size() == 1);
 
   // The resumed run's checkpoint records every key as the first run did, but the two given.
-  const std::string resumed = attic::cli::read_checkpoint_info(s.path("b")).config;
+  const std::string resumed = attic::train::read_checkpoint_info(s.path("b")).config;
   std::istringstream a(saved), b(resumed);
   int keys = 0;
   for (std::string la, lb; std::getline(a, la) && std::getline(b, lb); ++keys) {

@@ -1,7 +1,7 @@
 // ELiTA from the command line: `attic train --model=elita` and `--attention=elita` train,
 // checkpoint their options, sample (cached and recomputed alike), evaluate and resume; a
 // resumed run ends where an uninterrupted one does; bad ELiTA keys are one line, exit 2.
-#include "cli/checkpoint.h"
+#include "train/checkpoint.h"
 #include "cli/cli_helpers.h"
 #include "helpers.h"
 
@@ -22,7 +22,7 @@ TEST_CASE("attic train --model=elita trains, samples, evaluates and resumes as a
                             "--lr_schedule=inverse_sqrt --eval_interval=4";
   Run r = attic_run("train " + s.tiny("a") + flags + " --max_iters=8");
   REQUIRE(r.code == 0);
-  const cli::CheckpointInfo info = cli::read_checkpoint_info(s.path("a"));
+  const attic::train::CheckpointInfo info = attic::train::read_checkpoint_info(s.path("a"));
   CHECK(info.attention == "elita");
   CHECK(info.attention_options == "att_w=8,numerics=clip,pos_w=16,positions=absolute");
 
@@ -52,7 +52,7 @@ TEST_CASE("attic train --attention=elita puts ELiTA's attention in the GPT: it s
   Scratch s;
   Run r = attic_run("train " + s.tiny("g") + " --attention=elita --max_iters=4 --eval_interval=4");
   REQUIRE(r.code == 0);
-  const cli::CheckpointInfo info = cli::read_checkpoint_info(s.path("g"));
+  const attic::train::CheckpointInfo info = attic::train::read_checkpoint_info(s.path("g"));
   CHECK(info.attention == "elita");
   CHECK(info.attention_options == "att_w=8,numerics=stable,pos_w=16,positions=relative");
   CHECK(attic_run("sample --out_dir=" + s.path("g") + " --num_samples=1 --max_new_tokens=10").code == 0);
@@ -61,7 +61,7 @@ TEST_CASE("attic train --attention=elita puts ELiTA's attention in the GPT: it s
   Run resumed = attic_run("train " + s.tiny("g") + " --attention=elita --max_iters=8 "
                           "--eval_interval=4 --init_from=resume");
   CHECK(resumed.code == 0);
-  CHECK(cli::read_checkpoint_info(s.path("g")).iter_num == 8);
+  CHECK(attic::train::read_checkpoint_info(s.path("g")).iter_num == 8);
   Run other = attic_run("train " + s.tiny("g") + " --attention=elita --elita_positions=absolute "
                         "--max_iters=12 --init_from=resume");
   CHECK(other.code == 2);

@@ -3,7 +3,7 @@
 // train, record their options, sample through the prefix mode's state (the same text as
 // recomputing), evaluate and resume as an uninterrupted run; bad Linformer options are one
 // line, exit 2.
-#include "cli/checkpoint.h"
+#include "train/checkpoint.h"
 #include "cli/cli_helpers.h"
 #include "helpers.h"
 
@@ -25,7 +25,7 @@ TEST_CASE("attic train --model=linformer trains, samples, evaluates and resumes 
   const std::string flags = " --model=linformer --attention_options=k=8,sharing=kv --eval_interval=4";
   Run r = attic_run("train " + s.tiny("a") + flags + " --max_iters=8");
   REQUIRE(r.code == 0);
-  const cli::CheckpointInfo info = cli::read_checkpoint_info(s.path("a"));
+  const attic::train::CheckpointInfo info = attic::train::read_checkpoint_info(s.path("a"));
   CHECK(info.attention == "linformer");
   CHECK(info.attention_options == "k=8,sharing=kv");
 
@@ -50,7 +50,7 @@ TEST_CASE("attic train --attention=linformer puts the Linformer's attention in t
   Run r = attic_run("train " + s.tiny("g") + " --attention=linformer --attention_options=k=4,causal=" + causal +
                     " --max_iters=4 --eval_interval=4");
   REQUIRE(r.code == 0);
-  CHECK(cli::read_checkpoint_info(s.path("g")).attention == "linformer");
+  CHECK(attic::train::read_checkpoint_info(s.path("g")).attention == "linformer");
   Run cached = attic_run("sample --out_dir=" + s.path("g") + " --num_samples=1 --max_new_tokens=20");
   Run plain = attic_run("sample --out_dir=" + s.path("g") + " --num_samples=1 --max_new_tokens=20 --use_cache=false");
   CHECK(cached.code == 0);

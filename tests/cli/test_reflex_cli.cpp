@@ -2,7 +2,7 @@
 // `attic train --attention=route|reflex` trains on it and resumes as an uninterrupted run,
 // `attic eval --task=digit_mul` scores sampled products, `attic analyze entropy` and
 // `attic analyze routers` write their tables and pictures; bad input is one line, exit 2.
-#include "cli/checkpoint.h"
+#include "train/checkpoint.h"
 #include "cli/cli_helpers.h"
 #include "data/digit_mul.h"
 #include "helpers.h"
@@ -40,7 +40,7 @@ TEST_CASE("attic data digit_mul writes the task, and train, resume, eval --task=
 
   Run route = attic_run("train " + tiny_mul(s, "route", "route") + " --max_iters=8");
   REQUIRE(route.code == 0);
-  CHECK(cli::read_checkpoint_info(s.path("route")).attention == "route");
+  CHECK(attic::train::read_checkpoint_info(s.path("route")).attention == "route");
   REQUIRE(attic_run("train " + tiny_mul(s, "half", "route") + " --max_iters=4").code == 0);
   Run resumed = attic_run("train " + tiny_mul(s, "half", "route") + " --max_iters=8 --init_from=resume");
   REQUIRE(resumed.code == 0);

@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "cli/commands.h"
-#include "cli/restore.h"
+#include "train/restore.h"
 #include "cli_helpers.h"
 #include "models/gpt/gpt.h"
 #include "models/registry.h"
@@ -93,7 +93,7 @@ void register_once() {
 }
 
 // attic::cli::train(args): what `attic train ARGS` runs after main has split its command line.
-void train(const std::vector<std::string>& args) { CHECK(attic::cli::train(args) == 0); }
+void train_ok(const std::vector<std::string>& args) { CHECK(attic::cli::train(args) == 0); }
 
 std::vector<std::string> tiny_args(const attic::testing::Scratch& s, const std::string& out) {
   return {"--dataset=" + s.path("corpus.txt"), "--out_dir=" + s.path(out), "--n_layer=2",
@@ -114,8 +114,8 @@ TEST_CASE("an attention and a model registered from outside the library train an
   SECTION("the GPT with the new attention") {
     std::vector<std::string> args = tiny_args(s, "attn");
     args.push_back("--attention=prefix_mean");
-    train(args);
-    const attic::cli::Restored r = attic::cli::restore(s.path("attn"));
+    train_ok(args);
+    const attic::train::Restored r = attic::train::restore(s.path("attn"));
     CHECK(r.config.attention == "prefix_mean");
     CHECK(r.info.iter_num == 40);
     CHECK(r.info.best_val_loss < std::log(double(r.tokenizer->vocab_size())));
@@ -126,8 +126,8 @@ TEST_CASE("an attention and a model registered from outside the library train an
   SECTION("the new model") {
     std::vector<std::string> args = tiny_args(s, "model");
     args.push_back("--model=token_mlp");
-    train(args);
-    const attic::cli::Restored r = attic::cli::restore(s.path("model"));
+    train_ok(args);
+    const attic::train::Restored r = attic::train::restore(s.path("model"));
     CHECK(dynamic_cast<TokenMLP*>(r.model.get()) != nullptr);
     CHECK(r.info.best_val_loss < std::log(double(r.tokenizer->vocab_size())));
     const Tensor prompt = from_vector<int64_t>({0}, {1, 1});

@@ -2,7 +2,7 @@
 //   ./build/attic train config/shakespeare_char_cpu.cfg | tee run.log
 // printed (committed as tutorials/data/12_shakespeare_char_cpu.log); the picture is drawn by
 // viz::line_plot_svg with the series, colors and labels `attic train` uses for
-// out_dir/loss.svg (cli/train_run.cpp), so it is that picture, except that the log has the
+// out_dir/loss.svg (train/train_run.cpp), so it is that picture, except that the log has the
 // train loss of every log_interval-th iteration only, where loss.svg has every iteration's.
 #include <cstdio>
 #include <filesystem>

@@ -1,5 +1,5 @@
 // Chapter 12: a short training run. A tiny GPT learns from Shakespeare's train split with the
-// loop of `attic train` (cli/train.cpp): learning rate from the schedule, a batch, forward,
+// loop of `attic train` (train/train_run.cpp): learning rate from the schedule, a batch, forward,
 // backward, gradient clipping, an AdamW step with nanoGPT's two groups.
 #include <cstdio>
 

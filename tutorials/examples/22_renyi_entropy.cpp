@@ -3,13 +3,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include "models/reflex/renyi_entropy.h"
+#include "lab/renyi_entropy.h"
 #include "ops/ops.h"
 #include "tensor/random.h"
 #include "util/symmetric_eigen.h"
 
 using namespace attic;
-using namespace attic::models::reflex;
+using namespace attic::lab;
 
 int main() {
   // [[2, 1, 0], [1, 2, 1], [0, 1, 2]] has eigenvalues 2 − √2, 2, 2 + √2.

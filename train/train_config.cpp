@@ -1,0 +1,204 @@
+#include "train/train_config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <utility>
+
+#include "util/command_line.h"
+#include "data/text_dataset.h"
+#include "models/elita/config.h"
+#include "models/registry.h"
+#include "optim/schedule.h"
+#include "tensor/error.h"
+#include "util/quote_value.h"
+
+namespace attic::train {
+
+using namespace util;
+
+// Each number's range is checked as it is read, naming the key; validate() checks what
+// needs two keys.
+void TrainConfig::bind(Options& o) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  o.bind("out_dir", out_dir, "where checkpoints and loss.svg go").non_empty();
+  o.bind("eval_interval", eval_interval, "evaluate (and maybe checkpoint) every N iterations").int_range(1, kMax);
+  o.bind("log_interval", log_interval, "print an iter line every N iterations").int_range(1, kMax);
+  o.bind("eval_iters", eval_iters, "batches averaged per split in an evaluation").int_range(1, kMax);
+  o.bind("eval_only", eval_only, "evaluate once and exit");
+  o.bind("always_save_checkpoint", always_save_checkpoint, "save at every eval, not only when val improves");
+  o.bind("init_from", init_from, "scratch or resume (from out_dir)").non_empty();
+  o.bind("reset_optimizer", reset_optimizer, "with init_from = resume: load the model alone and "
+         "start AdamW afresh (when optim.safetensors is lost or damaged)");
+  o.bind("dataset", dataset, "text file to train on (default: the shipped Shakespeare), or digit_mul:4 / digit_mul:5 (generated)");
+  o.bind("gradient_accumulation_steps", gradient_accumulation_steps, "micro-batches per step").int_range(1, kMax);
+  o.bind("batch_size", batch_size, "B").int_range(1, kMax);
+  o.bind("block_size", block_size, "T, the context length", KeyKind::Model).int_range(1, kMax);
+  o.bind("model", model, models::model_names() + " (pooled_lm: block_size is the window L)", KeyKind::Model)
+      .non_empty();
+  o.bind("attention", attention, "every block's attention: " + models::attention_names(), KeyKind::Model)
+      .non_empty();
+  o.bind("attention_options", attention_options,
+         "the attention's own options, \"key=value,...\" (none for softmax and linear)", KeyKind::Model);
+  o.bind("n_layer", n_layer, "", KeyKind::Model).int_range(1, kMax);
+  o.bind("n_head", n_head, "", KeyKind::Model).int_range(1, kMax);
+  o.bind("n_embd", n_embd, "C", KeyKind::Model).int_range(1, kMax);
+  o.bind("elita_numerics", elita_numerics, "stable (exact) or clip (the original's ±20)", KeyKind::Model);
+  o.bind("elita_positions", elita_positions, "relative (i/(N−1), the original's) or absolute "
+         "(i/(block_size−1))", KeyKind::Model);
+  o.bind("elita_att_w", elita_att_w, "ELiTA's value width A (0: n_embd / n_head)", KeyKind::Model)
+      .int_range(0, kMax);
+  o.bind("elita_pos_w", elita_pos_w, "ELiTA's sinusoids per position part P", KeyKind::Model).int_range(1, kMax);
+  o.bind("elita_ff", elita_ff, "FeedForward2's factor F (model = elita)", KeyKind::Model).int_range(1, kMax);
+  o.bind("dropout", dropout).float_range(0, 1, false, /*hi_open=*/true);
+  o.bind("bias", bias, "biases in Linear and LayerNorm", KeyKind::Model);
+  o.bind("learning_rate", learning_rate, "peak learning rate").float_range(0, kInf);
+  o.bind("max_iters", max_iters, "last iteration (the loop runs 0..max_iters)").int_range(0, kMax);
+  o.bind("weight_decay", weight_decay, "AdamW decay of the matrices").float_range(0, kInf);
+  o.bind("beta1", beta1).float_range(0, 1, false, /*hi_open=*/true);
+  o.bind("beta2", beta2).float_range(0, 1, false, /*hi_open=*/true);
+  o.bind("grad_clip", grad_clip, "clip the global gradient norm (0: off)").float_range(0, kInf);
+  o.bind("decay_lr", decay_lr, "follow lr_schedule (false: constant learning_rate)");
+  o.bind("lr_schedule", lr_schedule, "cosine (warmup then cosine decay) or inverse_sqrt "
+         "(learning_rate · min(1, √(warmup_iters / step)))").non_empty();
+  o.bind("warmup_iters", warmup_iters).int_range(0, kMax);
+  o.bind("lr_decay_iters", lr_decay_iters).int_range(1, kMax);
+  o.bind("min_lr", min_lr).float_range(0, kInf);
+  o.bind("device", device, "cpu or cuda").non_empty();
+  o.bind("threads", threads, "CPU threads (0: all)").int_range(0, kMaxThreads);
+  o.bind("seed", seed, "seeds init, batches and dropout").int_range(0, kMax);
+  o.bind("detect_anomaly", detect_anomaly, "stop at the first NaN/Inf of a forward or backward, "
+         "naming the op (slow)");
+}
+
+void TrainConfig::validate() const {
+  // The config is saved in the checkpoint as `key = value` lines, a string quoted with " or
+  // with ' (Options::dump), and read back by the same reader: a value it could not read back
+  // would make the checkpoint unloadable.
+  const std::pair<const char*, const std::string*> strings[] = {
+      {"out_dir", &out_dir}, {"dataset", &dataset}, {"attention_options", &attention_options}};
+  for (const auto& [key, v] : strings) {
+    ATTIC_CHECK(v->find_first_of("\n\r") == std::string::npos, "config key '", key,
+                "' must not hold a line break, got ", util::quote_value(*v));
+    ATTIC_CHECK(v->find('"') == std::string::npos || v->find('\'') == std::string::npos,
+                "config key '", key, "' must not hold both kinds of quote, got ",
+                util::quote_value(*v));
+  }
+  std::error_code ec;
+  ATTIC_CHECK(!std::filesystem::exists(out_dir, ec) || std::filesystem::is_directory(out_dir, ec),
+              "out_dir '", out_dir, "' is a file; it must be a folder, or not exist yet");
+  ATTIC_CHECK(init_from == "scratch" || init_from == "resume",
+              "init_from must be scratch or resume, got ", util::quote_value(init_from));
+  ATTIC_CHECK(!reset_optimizer || init_from == "resume",
+              "reset_optimizer = true needs init_from = resume (a new run has a new optimizer anyway)");
+  const models::ModelEntry& entry = models::find_model(model);  // throws listing the known names
+  (void)models::find_attention(attention);  // throws for a name it does not know, listing the known ones
+  const bool elita = block_attention() == "elita";
+  ATTIC_CHECK(!elita || attention_options.empty(), "attention elita takes its options from "
+              "elita_numerics, elita_positions, elita_att_w and elita_pos_w, not attention_options ('",
+              attention_options, "')");
+  const TrainConfig d;
+  ATTIC_CHECK(elita || (elita_numerics == d.elita_numerics && elita_positions == d.elita_positions &&
+                        elita_att_w == d.elita_att_w && elita_pos_w == d.elita_pos_w),
+              "the elita_* keys need model = elita or attention = elita (model is ", model,
+              ", attention ", attention, ")");
+  ATTIC_CHECK(model == "elita" || elita_ff == d.elita_ff, "elita_ff needs model = elita, got model ", model);
+  if (elita) {
+    (void)models::elita::parse_numerics(elita_numerics);
+    (void)models::elita::parse_positions(elita_positions);
+    ATTIC_CHECK(elita_att_w >= 0 && elita_pos_w > 0 && elita_ff > 0,
+                "need elita_att_w >= 0, elita_pos_w > 0 and elita_ff > 0, got ", elita_att_w, ", ",
+                elita_pos_w, " and ", elita_ff);
+  }
+  // The model's own checks (an attention it cannot hold, an option it does not take); the
+  // vocabulary does not enter them.
+  entry.check(model_spec(/*vocab_size=*/1));
+  ATTIC_CHECK(lr_schedule == "cosine" || lr_schedule == "inverse_sqrt",
+              "lr_schedule must be cosine or inverse_sqrt, got ", util::quote_value(lr_schedule));
+  ATTIC_CHECK(lr_schedule != "inverse_sqrt" || warmup_iters > 0,
+              "lr_schedule inverse_sqrt needs warmup_iters > 0 (the step where the decay starts), got ",
+              warmup_iters);
+  ATTIC_CHECK(device == "cpu" || device == "cuda", "device must be cpu or cuda, got ", util::quote_value(device));
+  ATTIC_CHECK(eval_interval > 0 && log_interval > 0 && eval_iters > 0,
+              "eval_interval, log_interval and eval_iters must be positive");
+  ATTIC_CHECK(gradient_accumulation_steps > 0, "gradient_accumulation_steps must be positive, got ",
+              gradient_accumulation_steps);
+  ATTIC_CHECK(batch_size > 0 && block_size > 0, "batch_size and block_size must be positive");
+  ATTIC_CHECK(max_iters >= 0, "max_iters must be >= 0, got ", max_iters);
+  ATTIC_CHECK(warmup_iters >= 0 && lr_decay_iters > warmup_iters,
+              "need 0 <= warmup_iters < lr_decay_iters, got ", warmup_iters, " and ", lr_decay_iters);
+  ATTIC_CHECK(threads >= 0, "threads must be >= 0, got ", threads);
+  ATTIC_CHECK(grad_clip >= 0, "grad_clip must be >= 0, got ", grad_clip);
+}
+
+TrainConfig TrainConfig::from_checkpoint(const CheckpointInfo& info, const std::string& out_dir,
+                                         const Options& given) {
+  TrainConfig c;
+  Options o;
+  c.bind(o);
+  // A config line is text: a NUL byte in it is damage, which a parser of C strings would
+  // quietly cut the line at.
+  const size_t nul = info.config.find('\0');
+  ATTIC_CHECK(nul == std::string::npos, "checkpoint '", model_path(out_dir),
+              "': its config holds a NUL byte at offset ", nul);
+  o.load_text(info.config, "the config in " + model_path(out_dir), nullptr);
+  for (const auto& [key, text] : given.assigned()) {
+    if (o.kind(key) == KeyKind::Setting) {
+      o.set(key, text);
+      continue;
+    }
+    ATTIC_CHECK(given.value(key) == o.value(key), key, " = ", given.value(key), " was given, but the ",
+                "checkpoint in ", out_dir, " was trained with ", key, " = ", o.value(key));
+  }
+  c.out_dir = out_dir;
+  return c;
+}
+
+models::ModelSpec TrainConfig::model_spec(int64_t vocab_size) const {
+  models::ModelSpec s;
+  s.vocab_size = vocab_size;
+  s.block_size = block_size;
+  s.n_layer = n_layer;
+  s.n_head = n_head;
+  s.n_embd = n_embd;
+  s.dropout = dropout;
+  s.bias = bias;
+  s.attention = attention;
+  s.attention_options = block_attention_options();
+  if (model == "elita") s.model_options = "ff=" + std::to_string(elita_ff);
+  return s;
+}
+
+std::string TrainConfig::block_attention() const {
+  return models::block_attention(model, attention);
+}
+
+std::string TrainConfig::block_attention_options() const {
+  if (block_attention() != "elita") return attention_options;
+  const int64_t A = elita_att_w > 0 ? elita_att_w : n_embd / std::max<int64_t>(n_head, 1);
+  return nn::AttentionArgs::parse("att_w=" + std::to_string(A) + ",numerics=" + elita_numerics +
+                                  ",pos_w=" + std::to_string(elita_pos_w) +
+                                  ",positions=" + elita_positions).str();
+}
+
+double TrainConfig::lr_at(int64_t iter) const {
+  if (!decay_lr) return learning_rate;
+  if (lr_schedule == "inverse_sqrt")
+    return optim::inverse_sqrt(iter + 1, learning_rate, learning_rate * std::sqrt(double(warmup_iters)));
+  return optim::cosine_with_warmup(iter, learning_rate, min_lr, warmup_iters, lr_decay_iters);
+}
+
+std::string TrainConfig::dataset_path() const {
+  return dataset.empty() ? default_dataset_path() : dataset;
+}
+
+void TrainConfig::check_splits(const TextDataset& data) const {
+  for (Split split : {Split::Train, Split::Val})
+    ATTIC_CHECK(data.size(split) > block_size, "dataset ", dataset_path(), ": its ", split_name(split),
+                " split has ", data.size(split), " characters, too few for block_size = ", block_size,
+                " (a window needs block_size + 1; the val split is the last 10% of the text)");
+}
+
+}  // namespace attic::train

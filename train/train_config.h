@@ -1,0 +1,95 @@
+// Every key `attic train` accepts: nanoGPT's train.py globals that make sense here, plus
+// threads and seed. Defaults are train.py's (GPT-2 124M on OpenWebText); the configs in
+// config/ override them.
+#pragma once
+
+#include <string>
+
+#include "train/checkpoint.h"
+#include "util/options.h"
+#include "data/text_dataset.h"
+#include "models/model_spec.h"
+
+namespace attic::train {
+
+struct TrainConfig {
+  // I/O
+  std::string out_dir = "out";
+  int64_t eval_interval = 2000;
+  int64_t log_interval = 1;
+  int64_t eval_iters = 200;
+  bool eval_only = false;
+  bool always_save_checkpoint = true;
+  std::string init_from = "scratch";  // or "resume"
+  bool reset_optimizer = false;       // resume: the model alone, with a fresh AdamW
+  // data
+  std::string dataset = "";  // a text file; empty: the shipped data/shakespeare_char/input.txt
+  int64_t gradient_accumulation_steps = 1;
+  int64_t batch_size = 12;
+  int64_t block_size = 1024;
+  // model
+  std::string model = "gpt";         // a name from models/registry.h
+  std::string attention = "softmax";      // every block's: a name from models/registry.h
+  std::string attention_options = "";    // its own options, "key=value,..."
+  int64_t n_layer = 12;
+  int64_t n_head = 12;
+  int64_t n_embd = 768;
+  double dropout = 0.0;
+  bool bias = false;
+  // ELiTA's options, for model = elita or attention = elita (models/elita/)
+  std::string elita_numerics = "stable";     // or clip, the original's
+  std::string elita_positions = "relative";  // or absolute
+  int64_t elita_att_w = 0;                   // A; 0: n_embd / n_head
+  int64_t elita_pos_w = 16;                  // P
+  int64_t elita_ff = 8;                      // F of FeedForward2 (model = elita)
+  // AdamW
+  double learning_rate = 6e-4;
+  int64_t max_iters = 600000;
+  double weight_decay = 1e-1;
+  double beta1 = 0.9;
+  double beta2 = 0.95;
+  double grad_clip = 1.0;  // 0 disables clipping
+  // learning-rate schedule
+  bool decay_lr = true;
+  std::string lr_schedule = "cosine";  // or inverse_sqrt (optim/schedule.h)
+  int64_t warmup_iters = 2000;
+  int64_t lr_decay_iters = 600000;
+  double min_lr = 6e-5;
+  // system
+  std::string device = "cpu";
+  int64_t threads = 0;  // 0: ATTIC_NUM_THREADS or all hardware threads
+  int64_t seed = 1337;
+  bool detect_anomaly = false;  // autograd::DetectAnomalyGuard around the run (slow)
+
+  // Binds every key to its field. The keys of kind KeyKind::Model shape the weights.
+  void bind(util::Options& o);
+  // The config a checkpoint was trained with: every key info.config recorded, read by the
+  // config-file parser, then the keys that `given` (a command line) assigned, in order. A
+  // model key given with another value than the checkpoint's is an error naming both, as
+  // the weights have the checkpoint's shape. out_dir is the folder the checkpoint is in.
+  static TrainConfig from_checkpoint(const CheckpointInfo& info, const std::string& out_dir,
+                                     const util::Options& given = util::Options());
+  // Range checks that no single key can express; throws attic::Error.
+  void validate() const;
+  // What the model is built from, for a vocabulary of vocab_size: the keys of kind
+  // KeyKind::Model, with the elita_* keys as the elita attention's options and elita_ff as
+  // the ELiTA LM's.
+  models::ModelSpec model_spec(int64_t vocab_size) const;
+  // The attention every block holds and its options, as checkpoints record them: elita
+  // for model = elita, with the elita_* keys as its options.
+  std::string block_attention() const;
+  std::string block_attention_options() const;
+  // The learning rate of iteration iter (from 0): learning_rate without decay_lr; with it,
+  // nanoGPT's get_lr (linear warmup, then cosine decay to min_lr), or inverse_sqrt:
+  // learning_rate up to warmup_iters, then learning_rate · √(warmup_iters / step) with steps
+  // counted from 1, which at learning_rate 1e-3 and warmup_iters 100 is ELiTA's
+  // min(1e-3, 1e-2/√step).
+  double lr_at(int64_t iter) const;
+  // The text file to read: dataset, or the shipped Shakespeare when it is empty.
+  std::string dataset_path() const;
+  // Throws naming the dataset and block_size when its train or val split is too short for
+  // one window of block_size + 1 tokens (x and the y one token later).
+  void check_splits(const TextDataset& data) const;
+};
+
+}  // namespace attic::train

@@ -1,0 +1,258 @@
+// nanoGPT's train.py loop.
+//
+// Per iteration: set the learning rate from the schedule; every eval_interval iterations
+// estimate train and val loss (and checkpoint if val improved); then gradient accumulation
+// over micro-batches, gradient clipping, one AdamW step.
+#include "train/train_run.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+
+#include "autograd/anomaly_mode.h"
+#include "train/checkpoint.h"
+#include "util/device_flag.h"
+#include "train/estimate_loss.h"
+#include "models/registry.h"
+#include "train/out_of_memory.h"
+#include "train/size_check.h"
+#include "train/train_config.h"
+#include "data/text_dataset.h"
+#include "optim/optim.h"
+#include "tensor/memory.h"
+#include "tensor/threads.h"
+#include "util/atomic_file.h"
+#include "util/file_lock.h"
+#include "viz/line_plot.h"
+
+namespace attic::train {
+
+using namespace util;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Curve = std::vector<std::pair<double, double>>;
+
+// What the loop carries from one iteration to the next (train.py's globals).
+struct State {
+  int64_t iter = 0;                                           // iter_num
+  int64_t first_iter = 0;  // where this run began: 0, or the resumed checkpoint's iter_num
+  double best_val = std::numeric_limits<double>::infinity();  // best_val_loss
+  Curve train_curve, eval_train, eval_val;                    // the lines of loss.svg
+  double ms_avg = 0;  // milliseconds per iteration, a moving average for the live line
+  double train_ms = 0;     // time spent in training steps so far
+  double timed_ms = 0;     // the same without the first step, which warms the allocator up
+  int64_t timed_steps = 0;
+  std::vector<EvalPoint> evals;
+};
+
+// The text to train on, with its size, vocabulary and split printed.
+TextDataset load_dataset(const TrainConfig& cfg) {
+  const std::string path = cfg.dataset_path();
+  TextDataset data = TextDataset::from_name(path);
+  cfg.check_splits(data);
+  std::cout << "dataset " << path << ": " << data.tokens().numel() << " characters, vocab "
+            << data.vocab_size() << ", train " << data.size(Split::Train) << ", val "
+            << data.size(Split::Val) << "\n";
+  return data;
+}
+
+// init_from = resume: the weights, AdamW's state, the iteration, the best val loss and the
+// training generator as the checkpoint left them, so that the run goes on as an
+// uninterrupted one would have.
+void resume(const TrainConfig& cfg, const TextDataset& data, nn::Module& model,
+            optim::Optimizer& opt, State& s) {
+  const CheckpointFile file = read_checkpoint(cfg.out_dir);
+  const CheckpointInfo& ckpt = file.info;
+  ATTIC_CHECK(ckpt.vocabulary == data.tokenizer().vocabulary(), "resume: the checkpoint in ",
+              cfg.out_dir, " was trained on a different vocabulary than ",
+              cfg.dataset_path());
+  load_model(file, model, cfg.block_attention(), cfg.block_attention_options());
+  if (cfg.reset_optimizer)
+    std::cout << "reset_optimizer: AdamW starts afresh; " << optimizer_path(cfg.out_dir) << " is not read\n";
+  else
+    load_optimizer(cfg.out_dir, opt, ckpt);
+  default_generator().set_state(ckpt.rng);
+  s.iter = ckpt.iter_num;
+  s.best_val = ckpt.best_val_loss;
+  std::cout << "resuming from " << model_path(cfg.out_dir) << " at iteration " << s.iter << "\n";
+}
+
+// A NaN or Inf loss ends the run at once, before anything is saved, with one line naming the
+// iteration and the keys most likely at fault: the weights it would save are not finite, or
+// are about to stop being so. (--detect_anomaly finds the op that made it.)
+void stop_if_not_finite(const TrainConfig& cfg, int64_t iter, const char* what, double loss) {
+  if (std::isfinite(loss)) return;
+  fail("train: ", what, " at iteration ", iter, " is ", loss, ": training stopped, and out_dir ",
+       "keeps its last good checkpoint; lower learning_rate (", cfg.learning_rate,
+       ") or weight_decay (", cfg.weight_decay, "), or set grad_clip (", cfg.grad_clip,
+       "); --detect_anomaly names the op");
+}
+
+// Every eval_interval iterations: estimate_loss, log it, redraw loss.svg, and checkpoint
+// when the val loss is the best so far (or always_save_checkpoint), never at step 0 and never
+// at a resumed run's first iteration, whose weights the checkpoint already holds (so that a
+// resume whose new keys then fail leaves the checkpoint as it was).
+void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const TextDataset& data,
+                             models::LanguageModel& lm, optim::Optimizer& opt, Device device, State& s) {
+  const Losses losses = estimate_loss(lm, data, cfg, s.iter, device);
+  std::printf("step %lld: train loss %.4f, val loss %.4f\n", (long long)s.iter, losses.train,
+              losses.val);
+  std::fflush(stdout);
+  stop_if_not_finite(cfg, s.iter, "the evaluated train loss", losses.train);
+  stop_if_not_finite(cfg, s.iter, "the evaluated val loss", losses.val);
+  s.eval_train.emplace_back(double(s.iter), losses.train);
+  s.eval_val.emplace_back(double(s.iter), losses.val);
+  s.evals.push_back({s.iter, s.train_ms / 1000.0, losses.train, losses.val});
+  util::write_file_atomic(cfg.out_dir + "/loss.svg",
+      viz::line_plot_svg({{"train (per iteration)", "#c7d7ea", s.train_curve},
+                          {"train (eval)", "#1f77b4", s.eval_train},
+                          {"val (eval)", "#d62728", s.eval_val}},
+                         "attic train: " + cfg.out_dir, "iteration", "loss"));
+  if (losses.val < s.best_val || cfg.always_save_checkpoint) {
+    s.best_val = std::min(s.best_val, losses.val);
+    if (s.iter > s.first_iter) {
+      save_checkpoint(cfg.out_dir, lm, opt,
+                      {.config = opts.dump(),
+                       .attention = cfg.block_attention(),
+                       .attention_options = cfg.block_attention_options(),
+                       .vocabulary = data.tokenizer().vocabulary(),
+                       .iter_num = s.iter,
+                       .best_val_loss = s.best_val,
+                       .rng = default_generator().state(),
+                       .optimizer_fnv1a64 = ""});  // save_checkpoint fills it in
+      std::cout << "saving checkpoint to " << cfg.out_dir << "\n";
+    }
+  }
+}
+
+// One optimizer step over gradient_accumulation_steps micro-batches; returns their mean loss.
+double train_step(const TrainConfig& cfg, const TextDataset& data, models::LanguageModel& lm,
+                  optim::Optimizer& opt, Device device) {
+  double loss_sum = 0;
+  for (int64_t micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
+    Batch b = data.get_batch(Split::Train, cfg.batch_size, cfg.block_size, default_generator());
+    Tensor loss = lm.loss(b.x.to(device), b.y.to(device));
+    loss_sum += loss.item<double>();
+    // Each micro-batch's mean loss is scaled so the summed gradients are the mean's.
+    (loss / double(cfg.gradient_accumulation_steps)).backward();
+  }
+  if (cfg.grad_clip > 0) optim::clip_grad_norm_(lm.parameters(), cfg.grad_clip);
+  opt.step();
+  opt.zero_grad();
+  return loss_sum / double(cfg.gradient_accumulation_steps);
+}
+
+std::string fmt_eta(double seconds) {
+  const int64_t s = int64_t(seconds);
+  char buf[32];
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%lldh%02lldm", (long long)(s / 3600), (long long)(s % 3600 / 60));
+  else std::snprintf(buf, sizeof buf, "%lldm%02llds", (long long)(s / 60), (long long)(s % 60));
+  return buf;
+}
+
+// The "iter N: loss, time" line every log_interval iterations (nanoGPT's), and on a
+// terminal a live line on stderr: ms per iteration, tokens per second, time left.
+void log_progress(const TrainConfig& cfg, const RunHooks& hooks, double loss, double ms,
+                  bool live, State& s) {
+  s.train_curve.emplace_back(double(s.iter), loss);
+  s.ms_avg = s.ms_avg == 0 ? ms : 0.9 * s.ms_avg + 0.1 * ms;
+  if (s.iter % cfg.log_interval == 0) {
+    if (live) std::cerr << "\r\033[K" << std::flush;
+    std::printf("iter %lld: loss %.4f, time %.2f ms\n", (long long)s.iter, loss, ms);
+    std::fflush(stdout);
+  }
+  if (live) {
+    const int64_t tokens_per_iter = cfg.gradient_accumulation_steps * cfg.batch_size * cfg.block_size;
+    std::fprintf(stderr, "\r\033[K%s%siter %lld/%lld | loss %.4f | %.1f ms/iter | %.0f tok/s | ETA %s",
+                 hooks.label.c_str(), hooks.label.empty() ? "" : " | ", (long long)s.iter,
+                 (long long)cfg.max_iters, loss, s.ms_avg,
+                 double(tokens_per_iter) / (s.ms_avg / 1000.0),
+                 fmt_eta(double(cfg.max_iters - s.iter) * s.ms_avg / 1000.0).c_str());
+    std::fflush(stderr);
+  }
+}
+
+}  // namespace
+
+RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks& hooks) {
+  // The first NaN/Inf throws attic::Error, which main prints as one line and exits 2.
+  autograd::DetectAnomalyGuard anomaly(cfg.detect_anomaly);
+  if (cfg.threads > 0) set_num_threads(int(cfg.threads));
+  const Device device = device_from_flag(cfg.device);
+  // Peak memory counts what this run adds to what the process held before it.
+  const size_t held_before = memory_stats(device).in_use;
+  reset_peak_memory(device);
+  const TextDataset data = load_dataset(cfg);
+  // A size the machine cannot hold is refused before the out_dir is touched.
+  if (device == Device::CPU)
+    check_size("train: the model", step_size_settings(cfg), train_size(cfg, data.vocab_size()));
+  // One training per out_dir: the lock is held until the run returns or the process ends.
+  std::filesystem::create_directories(cfg.out_dir);
+  const util::FileLock lock(cfg.out_dir + "/train.lock", "out_dir '" + cfg.out_dir + "'");
+
+  manual_seed(uint64_t(cfg.seed));
+  std::unique_ptr<models::LanguageModel> lm =
+      naming_settings("train: building the model", model_size_settings(cfg), [&] {
+        std::unique_ptr<models::LanguageModel> m = models::make_model(cfg.model, cfg.model_spec(data.vocab_size()));
+        m->to(device);
+        return m;
+      });
+  optim::AdamW opt = lm->configure_optimizers(cfg.weight_decay, cfg.learning_rate,
+                                              {cfg.beta1, cfg.beta2});
+  State s;
+  if (cfg.init_from == "resume") resume(cfg, data, *lm, opt, s);
+  std::printf("number of parameters: %.2fM\n", double(lm->reported_params()) / 1e6);
+
+  std::filesystem::create_directories(cfg.out_dir);
+  const bool live = isatty(STDERR_FILENO);
+  const auto start = Clock::now();
+  s.first_iter = s.iter;
+  for (;; ++s.iter) {
+    optim::set_lr(opt, cfg.lr_at(s.iter));
+    if (s.iter % cfg.eval_interval == 0) {
+      if (live) std::cerr << "\r\033[K" << std::flush;
+      naming_settings("train: evaluating", step_size_settings(cfg),
+                      [&] { evaluate_and_checkpoint(cfg, opts, data, *lm, opt, device, s); });
+    }
+    if (s.iter == s.first_iter && cfg.eval_only) break;
+    const auto t0 = Clock::now();
+    const double loss = naming_settings("train: a training step", step_size_settings(cfg),
+                                        [&] { return train_step(cfg, data, *lm, opt, device); });
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    stop_if_not_finite(cfg, s.iter, "the training loss", loss);
+    s.train_ms += ms;
+    if (s.iter > s.first_iter) {
+      s.timed_ms += ms;
+      ++s.timed_steps;
+    }
+    log_progress(cfg, hooks, loss, ms, live, s);
+    if (s.iter >= cfg.max_iters) break;
+  }
+  if (live) std::cerr << "\r\033[K" << std::flush;
+  const double secs = std::chrono::duration<double>(Clock::now() - start).count();
+  std::printf("done: %lld iterations in %.1f s, best val loss %.4f\n", (long long)s.iter, secs,
+              s.best_val);
+
+  RunResult r;
+  r.params = lm->reported_params();
+  r.iters = s.iter;
+  r.evals = std::move(s.evals);
+  r.best_val = s.best_val;
+  r.ms_per_iter = s.timed_steps > 0 ? s.timed_ms / double(s.timed_steps) : s.train_ms;
+  const int64_t tokens_per_iter = cfg.gradient_accumulation_steps * cfg.batch_size * cfg.block_size;
+  r.tokens_per_s = r.ms_per_iter > 0 ? double(tokens_per_iter) / (r.ms_per_iter / 1000.0) : 0;
+  r.peak_bytes = memory_stats(device).peak - held_before;
+  r.device = device_name(device);
+  std::printf("peak memory: %s (%s)\n", format_mib(r.peak_bytes).c_str(), r.device.c_str());
+  std::fflush(stdout);
+  return r;
+}
+
+}  // namespace attic::train
