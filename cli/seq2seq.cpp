@@ -17,6 +17,7 @@
 #include "models/linformer/enc_dec.h"
 #include "models/transformer/copy_task.h"
 #include "models/registry.h"
+#include "nn/attention/declared_options.h"
 #include "tensor/threads.h"
 
 namespace attic::cli {
@@ -27,7 +28,7 @@ using namespace util;
 int seq2seq(const std::vector<std::string>& args) {
   models::CopyTaskOptions o;
   o.log_interval = 100;
-  std::string task = "copy", attention = "softmax";
+  std::string task = "copy", attention = "softmax", attention_options;
   int64_t threads = 0, seed = 1, k = 0;
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   Options opts;
@@ -46,7 +47,9 @@ int seq2seq(const std::vector<std::string>& args) {
   opts.bind("hidden", o.model.hidden, "feed-forward width").int_range(1, kMax);
   opts.bind("attention", attention, "softmax, linear_elu or linear_exp in the blocks' encoder-decoder, or "
             "linformer: the Linformer's own (LinformerEncDec, decoder causal=prefix)");
-  opts.bind("k", k, "linformer: slots per head (0: length / 2)").int_range(0, kMax);
+  opts.bind("attention_options", attention_options, "linformer: its options, \"k=4,sharing=kv\" "
+            "(k: slots per head, default length / 2; sharing: headwise)");
+  opts.bind("k", k, "the first spelling of attention_options k (0: not given)").int_range(0, kMax);
   opts.bind("seed", seed).int_range(0, kMax);
   opts.bind("threads", threads, "CPU threads (0: all)").int_range(0, kMaxThreads);
   if (!parse_command_line(opts, args, "usage: attic seq2seq [--key=value ...]", std::cout)) return 0;
@@ -66,27 +69,40 @@ int seq2seq(const std::vector<std::string>& args) {
   if (attention == "linformer") {
     namespace lf = models::linformer;
     o.validate();
-    const int64_t slots = k > 0 ? k : std::max<int64_t>(1, o.length / 2);
+    // --k is an alias of the option k, declared here, where it was first spelt.
+    nn::AttentionArgs given = nn::AttentionArgs::parse(attention_options);
+    ATTIC_CHECK(k == 0 || !given.has("k"), "seq2seq: the linformer attention's option k is given twice: in "
+                "attention_options and as --k");
+    if (k > 0) given = nn::AttentionArgs::parse(attention_options + (attention_options.empty() ? "" : ",") +
+                                                "k=" + std::to_string(k));
+    lf::NamedOptions defaults;
+    defaults.k = std::max<int64_t>(1, o.length / 2);
+    defaults.sharing = lf::Sharing::Headwise;
+    const lf::NamedOptions named = lf::read_named_options(given, defaults);
     lf::LinformerEncDecOptions lo;
     for (lf::LinformerLMOptions* side : {&lo.enc, &lo.dec}) {
       *side = side == &lo.enc ? lf::LinformerEncDecOptions::encoder_defaults(o.symbols + 1, o.length, o.model.n_embd)
                               : lf::LinformerEncDecOptions::decoder_defaults(o.symbols + 1, o.length, o.model.n_embd);
       side->dropout_tokens = 0;
       lf::LinformerOptions& b = side->body;
-      b.dim_k = slots;
+      b.dim_k = named.k;
       b.dim_ff = o.model.hidden;
       b.nhead = o.model.n_head;
       b.depth = o.model.n_layer;
       b.dropout = 0;
       b.dropout_ff = 0;
-      b.parameter_sharing = lf::Sharing::Headwise;
+      b.parameter_sharing = named.sharing;
+      b.method = named.method;
+      b.checkpoint_level = named.checkpoint;
     }
+    lo.dec.body.causal = named.causal;
     r = naming_settings("seq2seq", settings, [&] {
       lf::LinformerEncDec model(lo);
       return models::train_seq2seq(model, o, &std::cout);
     });
   } else {
     ATTIC_CHECK(k == 0, "seq2seq: k is the linformer attention's option, got k ", k, " with attention ", attention);
+    (void)nn::read_options<nn::NoOptions>(nn::AttentionArgs::parse(attention_options), attention);
     o.model.attention = models::find_attention(attention).name;
     r = naming_settings("seq2seq", settings, [&] { return models::train_copy_task(o, &std::cout); });
   }

@@ -6,6 +6,7 @@
 #include "train/checkpoint.h"
 #include "util/command_line.h"
 #include "cli/commands.h"
+#include "models/registry.h"
 #include "train/restore.h"
 #include "train/train_run.h"
 
@@ -19,7 +20,7 @@ int train(const std::vector<std::string>& args) {
   Options opts;
   cfg.bind(opts);
   if (!parse_command_line(opts, args, "usage: attic train [config files] [--key=value ...]",
-                          std::cout, /*config_files=*/true))
+                          std::cout, /*config_files=*/true, models::attention_options_usage()))
     return 0;
   if (cfg.init_from == "resume") {
     // opts stays bound to cfg

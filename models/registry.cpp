@@ -43,32 +43,33 @@ std::shared_ptr<Attention> linear_qkv(const AttentionOptions& o) {
 
 // The list itself: the built-in attentions, then those register_attention() added.
 std::vector<AttentionEntry>& entries() {
+  const nn::OptionsDecl none = nn::declare_options<nn::NoOptions>();
   static std::vector<AttentionEntry> all = {
-      {"softmax", "softmax(q kᵀ/√hs) v, causal (Vaswani et al. 2017; karpathy/nanoGPT)", "",
+      {"softmax", "softmax(q kᵀ/√hs) v, causal (Vaswani et al. 2017; karpathy/nanoGPT)", none,
        mixer<nn::CausalSelfAttention>, nn::make_softmax_attention},
-      {"linear_elu", "φ(q)ᵀ Σ φ(k) vᵀ / φ(q)ᵀ Σ φ(k), φ = elu + 1 (Katharopoulos et al. 2020)", "",
+      {"linear_elu", "φ(q)ᵀ Σ φ(k) vᵀ / φ(q)ᵀ Σ φ(k), φ = elu + 1 (Katharopoulos et al. 2020)", none,
        linear_mixer<nn::FeatureMap::EluPlusOne>, linear_qkv<nn::FeatureMap::EluPlusOne>},
-      {"linear_exp", "the same with φ = exp (Shen et al. 2021)", "",
+      {"linear_exp", "the same with φ = exp (Shen et al. 2021)", none,
        linear_mixer<nn::FeatureMap::Exp>, linear_qkv<nn::FeatureMap::Exp>},
       {"elita",
        "softmax over {d_i} ∪ {r_i + s_j : j ≤ i} as prefix sums (acosharma/elita-transformer)",
-       "att_w, pos_w, numerics, positions", mixer<elita::Attention2>, nullptr},
+       nn::declare_options<elita::Attention2Args>(), mixer<elita::Attention2>, nullptr},
       {"linformer",
        "softmax over k slots, each a learned sum of keys; causal=prefix builds them from the "
        "past only (Wang et al. 2020; tatp22/linformer-pytorch)",
-       "k, sharing, method, causal, checkpoint", mixer<linformer::LinformerAttention>, nullptr},
+       nn::declare_options<linformer::NamedArgs>(), mixer<linformer::LinformerAttention>, nullptr},
       // Vadimbuildercxx/reflex_attention's three attention types. classic is its name for
       // nanoGPT's attention: the same class as softmax, so the same parameters and logits.
       {"classic", "softmax under the reflex_attention fork's name: nanoGPT's attention, unchanged",
-       "", mixer<nn::CausalSelfAttention>, nullptr},
+       none, mixer<nn::CausalSelfAttention>, nullptr},
       {"reflex",
        "heads 0-1 attend to ln_1(x_i), 2-3 to x_{i-1}, the rest to x_{i-2}, from block 2 on "
        "(Vadimbuildercxx/reflex_attention)",
-       "norm_prev, sa_heads, prev1_heads", mixer<reflex::ReflexAttention>, nullptr},
+       nn::declare_options<reflex::ReflexOptions>(), mixer<reflex::ReflexAttention>, nullptr},
       {"route",
        "each head's keys and values a learned sum over x_{i-2}, x_{i-1}, ln_1(x_i), from block 2 "
        "on (Vadimbuildercxx/reflex_attention)",
-       "norm_prev", mixer<reflex::RouteAttention>, nullptr},
+       nn::declare_options<reflex::RouteOptions>(), mixer<reflex::RouteAttention>, nullptr},
   };
   return all;
 }
@@ -86,6 +87,15 @@ void register_attention(AttentionEntry entry) {
 }
 
 std::string attention_names() { return joined_names(attention_registry()); }
+
+std::string attention_options_usage() {
+  std::string out;
+  for (const AttentionEntry& e : attention_registry()) {
+    const std::string lines = e.options.usage();
+    if (!lines.empty()) out += "attention_options of " + e.name + ":\n" + lines;
+  }
+  return out;
+}
 
 const AttentionEntry& find_attention(const std::string& name) {
   for (const AttentionEntry& e : attention_registry())
@@ -122,21 +132,23 @@ std::unique_ptr<LanguageModel> make_with(const ModelSpec& spec) {
 
 // The list itself: the built-in models, then those register_model() added.
 std::vector<ModelEntry>& models() {
+  const nn::OptionsDecl none = nn::declare_options<nn::NoOptions>();
   static std::vector<ModelEntry> all = {
-      {"gpt", "nanoGPT's GPT: pre-LN blocks of any registered attention (karpathy/nanoGPT, model.py)", "",
+      {"gpt", "nanoGPT's GPT: pre-LN blocks of any registered attention (karpathy/nanoGPT, model.py)", "", none,
        {"transformer.wte.weight", "transformer.wpe.weight", "transformer.h.", 1, ""},
        check_with<gpt_config>, make_with<GPT, gpt_config>},
       {"pooled_lm", "a window of block_size tokens pooled by attention predicts the next "
-       "(tonyduan/transformer-blocks, src/models.py)", "",
+       "(tonyduan/transformer-blocks, src/models.py)", "", none,
        {"wte.weight", "pos.pe", "blocks.", 1, ""},
        check_with<pooled_lm_config>, make_with<PooledLM, pooled_lm_config>},
       {"elita", "ELiTA's Model2 stack as an LM (acosharma/elita-transformer, main.py)", "elita",
+       nn::declare_options<elita::ElitaModelOptions>(),
        {"transformer.wte.weight", "", "transformer.h.", 1, ""},
        check_with<elita::elita_config>, make_with<elita::ElitaLM, elita::elita_config>},
       // The package's LinformerLM: an attention and a feed-forward entry per layer, and
       // projections E and F of [k, block_size].
       {"linformer", "LinformerLM, post-norm layers over exactly block_size positions "
-       "(tatp22/linformer-pytorch)", "linformer",
+       "(tatp22/linformer-pytorch)", "linformer", none,
        {"to_token_emb.weight", "", "linformer.seq.", 2, ".E.weight"},
        check_with<linformer::linformer_lm_options>,
        make_with<linformer::LinformerLM, linformer::linformer_lm_options>},
@@ -162,6 +174,22 @@ const ModelEntry& find_model(const std::string& name) {
   for (const ModelEntry& e : model_registry())
     if (e.name == name) return e;
   fail("model must be ", model_names(), ", got ", util::quote_value(name));
+}
+
+std::vector<DeclaredAlias> declared_aliases() {
+  std::vector<DeclaredAlias> out;
+  for (const AttentionEntry& e : attention_registry())
+    for (const nn::OptionAlias& a : e.options.aliases) out.push_back({a, e.name, false, e.options.default_of(a.option)});
+  for (const ModelEntry& e : model_registry())
+    for (const nn::OptionAlias& a : e.options.aliases) out.push_back({a, e.name, true, e.options.default_of(a.option)});
+  return out;
+}
+
+std::vector<std::string> models_holding(const std::string& attention) {
+  std::vector<std::string> out;
+  for (const ModelEntry& e : model_registry())
+    if (e.attention == attention) out.push_back(e.name);
+  return out;
 }
 
 std::unique_ptr<LanguageModel> make_model(const std::string& name, const ModelSpec& spec) {

@@ -24,6 +24,7 @@
 #include "models/language_model.h"
 #include "nn/attention/attention.h"
 #include "nn/attention/causal_mixer.h"
+#include "nn/attention/declared_options.h"
 
 namespace attic::models {
 
@@ -35,7 +36,9 @@ using nn::MixerOptions;
 struct AttentionEntry {
   std::string name;
   std::string summary;  // one line: what it computes and where it comes from
-  std::string takes;    // its attention_options keys, e.g. "k, share"; "" for none
+  // Its own options (--attention_options), declared once by a struct
+  // (nn/attention/declared_options.h): nn::declare_options<nn::NoOptions>() for none.
+  nn::OptionsDecl options;
   // The GPT sublayer. Never empty.
   std::function<std::shared_ptr<CausalMixer>(const MixerOptions&)> make_mixer;
   // The q, k, v form for the Transformer blocks; empty when the attention has none (one
@@ -54,6 +57,9 @@ void register_attention(AttentionEntry entry);
 const AttentionEntry& find_attention(const std::string& name);
 // "softmax, linear_elu, linear_exp, ... or route": the names, in order, as messages write them.
 std::string attention_names();
+// For --help: each attention that takes options, "attention_options of NAME:" and one line
+// per option with its default, type and help, from its declaration.
+std::string attention_options_usage();
 
 // The GPT sublayer registered as name, built from options (whose args it must all use).
 std::shared_ptr<CausalMixer> make_causal_mixer(const std::string& name, const MixerOptions& options);
@@ -80,6 +86,8 @@ struct ModelEntry {
   // The attention every block holds whatever spec.attention says ("elita" for the ELiTA
   // LM), as a checkpoint records it; "" when it is spec.attention.
   std::string attention;
+  // Its own options (ModelSpec::model_options), declared once, as an attention's are.
+  nn::OptionsDecl options;
   StateLayout layout;
   // Throws attic::Error, naming the key, for a spec that make would refuse; builds nothing.
   std::function<void(const ModelSpec&)> check;
@@ -100,6 +108,18 @@ const ModelEntry& find_model(const std::string& name);
 std::string model_names();
 // The model registered as name, built from spec.
 std::unique_ptr<LanguageModel> make_model(const std::string& name, const ModelSpec& spec);
+// An older spelling that a registered attention or model declares for one of its options
+// (nn::OptionAlias), with its owner: what attic train binds as a key of its own.
+struct DeclaredAlias {
+  nn::OptionAlias alias;
+  std::string owner;      // the attention or model that declares it
+  bool of_model = false;  // a model's option (ModelSpec::model_options), not an attention's
+  std::string default_text;  // the option's declared default
+};
+std::vector<DeclaredAlias> declared_aliases();
+// The names of the models whose blocks always hold attention ("elita" -> "elita").
+std::vector<std::string> models_holding(const std::string& attention);
+
 // The attention each block of model name holds when the config says attention
 // (ModelEntry::attention).
 std::string block_attention(const std::string& model, const std::string& attention);

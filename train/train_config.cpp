@@ -4,11 +4,12 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <set>
 #include <utility>
+#include <vector>
 
 #include "util/command_line.h"
 #include "data/text_dataset.h"
-#include "models/elita/config.h"
 #include "models/registry.h"
 #include "optim/schedule.h"
 #include "tensor/error.h"
@@ -17,6 +18,13 @@
 namespace attic::train {
 
 using namespace util;
+
+BoundTexts& BoundTexts::operator=(const BoundTexts& other) {
+  if (this == &other) return *this;
+  for (auto& [key, text] : *this) text = other.count(key) ? other.at(key) : std::string();
+  for (const auto& [key, text] : other) (*this)[key] = text;
+  return *this;
+}
 
 // Each number's range is checked as it is read, naming the key; validate() checks what
 // needs two keys.
@@ -45,13 +53,13 @@ void TrainConfig::bind(Options& o) {
   o.bind("n_layer", n_layer, "", KeyKind::Model).int_range(1, kMax);
   o.bind("n_head", n_head, "", KeyKind::Model).int_range(1, kMax);
   o.bind("n_embd", n_embd, "C", KeyKind::Model).int_range(1, kMax);
-  o.bind("elita_numerics", elita_numerics, "stable (exact) or clip (the original's ±20)", KeyKind::Model);
-  o.bind("elita_positions", elita_positions, "relative (i/(N−1), the original's) or absolute "
-         "(i/(block_size−1))", KeyKind::Model);
-  o.bind("elita_att_w", elita_att_w, "ELiTA's value width A (0: n_embd / n_head)", KeyKind::Model)
-      .int_range(0, kMax);
-  o.bind("elita_pos_w", elita_pos_w, "ELiTA's sinusoids per position part P", KeyKind::Model).int_range(1, kMax);
-  o.bind("elita_ff", elita_ff, "FeedForward2's factor F (model = elita)", KeyKind::Model).int_range(1, kMax);
+  std::set<std::string> bound;
+  for (const models::DeclaredAlias& a : models::declared_aliases()) {
+    if (!bound.insert(a.alias.key).second) continue;  // declared twice: bound once
+    if (!aliased.count(a.alias.key)) aliased[a.alias.key] = a.default_text;
+    o.bind(a.alias.key, aliased[a.alias.key], (a.of_model ? "model " : "attention ") + a.owner + "'s option " +
+           a.alias.option + ", as its own key", KeyKind::Model);
+  }
   o.bind("dropout", dropout).float_range(0, 1, false, /*hi_open=*/true);
   o.bind("bias", bias, "biases in Linear and LayerNorm", KeyKind::Model);
   o.bind("learning_rate", learning_rate, "peak learning rate").float_range(0, kInf);
@@ -77,8 +85,9 @@ void TrainConfig::validate() const {
   // The config is saved in the checkpoint as `key = value` lines, a string quoted with " or
   // with ' (Options::dump), and read back by the same reader: a value it could not read back
   // would make the checkpoint unloadable.
-  const std::pair<const char*, const std::string*> strings[] = {
+  std::vector<std::pair<std::string, const std::string*>> strings = {
       {"out_dir", &out_dir}, {"dataset", &dataset}, {"attention_options", &attention_options}};
+  for (const auto& [key, text] : aliased) strings.emplace_back(key, &text);
   for (const auto& [key, v] : strings) {
     ATTIC_CHECK(v->find_first_of("\n\r") == std::string::npos, "config key '", key,
                 "' must not hold a line break, got ", util::quote_value(*v));
@@ -95,22 +104,18 @@ void TrainConfig::validate() const {
               "reset_optimizer = true needs init_from = resume (a new run has a new optimizer anyway)");
   const models::ModelEntry& entry = models::find_model(model);  // throws listing the known names
   (void)models::find_attention(attention);  // throws for a name it does not know, listing the known ones
-  const bool elita = block_attention() == "elita";
-  ATTIC_CHECK(!elita || attention_options.empty(), "attention elita takes its options from "
-              "elita_numerics, elita_positions, elita_att_w and elita_pos_w, not attention_options ('",
-              attention_options, "')");
-  const TrainConfig d;
-  ATTIC_CHECK(elita || (elita_numerics == d.elita_numerics && elita_positions == d.elita_positions &&
-                        elita_att_w == d.elita_att_w && elita_pos_w == d.elita_pos_w),
-              "the elita_* keys need model = elita or attention = elita (model is ", model,
-              ", attention ", attention, ")");
-  ATTIC_CHECK(model == "elita" || elita_ff == d.elita_ff, "elita_ff needs model = elita, got model ", model);
-  if (elita) {
-    (void)models::elita::parse_numerics(elita_numerics);
-    (void)models::elita::parse_positions(elita_positions);
-    ATTIC_CHECK(elita_att_w >= 0 && elita_pos_w > 0 && elita_ff > 0,
-                "need elita_att_w >= 0, elita_pos_w > 0 and elita_ff > 0, got ", elita_att_w, ", ",
-                elita_pos_w, " and ", elita_ff);
+  // An alias sets an option of one attention or model: given for another, it is a mistake.
+  for (const models::DeclaredAlias& a : models::declared_aliases()) {
+    if (alias_given(a.alias.key).empty()) continue;
+    if (a.of_model) {
+      ATTIC_CHECK(model == a.owner, a.alias.key, " sets model ", a.owner, "'s option ", a.alias.option,
+                  ": it needs model = ", a.owner, ", got model ", model);
+    } else {
+      std::string where = "attention = " + a.owner;
+      for (const std::string& m : models::models_holding(a.owner)) where += " or model = " + m;
+      ATTIC_CHECK(block_attention() == a.owner, a.alias.key, " sets attention ", a.owner, "'s option ",
+                  a.alias.option, ": it needs ", where, " (model is ", model, ", attention ", attention, ")");
+    }
   }
   // The model's own checks (an attention it cannot hold, an option it does not take); the
   // vocabulary does not enter them.
@@ -167,7 +172,7 @@ models::ModelSpec TrainConfig::model_spec(int64_t vocab_size) const {
   s.bias = bias;
   s.attention = attention;
   s.attention_options = block_attention_options();
-  if (model == "elita") s.model_options = "ff=" + std::to_string(elita_ff);
+  s.model_options = model_options();
   return s;
 }
 
@@ -175,12 +180,39 @@ std::string TrainConfig::block_attention() const {
   return models::block_attention(model, attention);
 }
 
+std::string TrainConfig::alias_given(const std::string& key) const {
+  const auto it = aliased.find(key);
+  if (it == aliased.end()) return "";
+  for (const models::DeclaredAlias& a : models::declared_aliases())
+    if (a.alias.key == key && it->second == a.default_text) return "";
+  return it->second;
+}
+
+// text with each alias of decl that was given appended as option=value; an option given
+// both ways is an error naming both spellings.
+std::string TrainConfig::with_aliases(const std::string& text, const nn::OptionsDecl& decl,
+                                      const std::string& owner) const {
+  const nn::AttentionArgs args = nn::AttentionArgs::parse(text);
+  std::string out = text;
+  for (const nn::OptionAlias& a : decl.aliases) {
+    const std::string v = alias_given(a.key);
+    if (v.empty()) continue;
+    ATTIC_CHECK(!args.has(a.option), owner, "'s option ", a.option, " is given twice: in attention_options and as ",
+                a.key);
+    out += (out.empty() ? "" : ",") + a.option + "=" + v;
+  }
+  return out;
+}
+
 std::string TrainConfig::block_attention_options() const {
-  if (block_attention() != "elita") return attention_options;
-  const int64_t A = elita_att_w > 0 ? elita_att_w : n_embd / std::max<int64_t>(n_head, 1);
-  return nn::AttentionArgs::parse("att_w=" + std::to_string(A) + ",numerics=" + elita_numerics +
-                                  ",pos_w=" + std::to_string(elita_pos_w) +
-                                  ",positions=" + elita_positions).str();
+  const models::AttentionEntry& e = models::find_attention(block_attention());
+  const std::string text = with_aliases(attention_options, e.options, "attention " + e.name);
+  return e.options.record ? e.options.record(nn::AttentionArgs::parse(text), n_embd, n_head) : text;
+}
+
+std::string TrainConfig::model_options() const {
+  const models::ModelEntry& e = models::find_model(model);
+  return with_aliases("", e.options, "model " + e.name);
 }
 
 double TrainConfig::lr_at(int64_t iter) const {

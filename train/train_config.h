@@ -3,14 +3,26 @@
 // config/ override them.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "train/checkpoint.h"
 #include "util/options.h"
 #include "data/text_dataset.h"
 #include "models/model_spec.h"
+#include "nn/attention/declared_options.h"
 
 namespace attic::train {
+
+// key -> text whose values keep their addresses when the map is assigned to, since
+// util::Options binds to them: assignment copies each value in place, inserts a key it lacks
+// and empties one the other map lacks (an empty alias means "not given").
+class BoundTexts : public std::map<std::string, std::string> {
+ public:
+  BoundTexts() = default;
+  BoundTexts(const BoundTexts&) = default;
+  BoundTexts& operator=(const BoundTexts& other);
+};
 
 struct TrainConfig {
   // I/O
@@ -36,12 +48,10 @@ struct TrainConfig {
   int64_t n_embd = 768;
   double dropout = 0.0;
   bool bias = false;
-  // ELiTA's options, for model = elita or attention = elita (models/elita/)
-  std::string elita_numerics = "stable";     // or clip, the original's
-  std::string elita_positions = "relative";  // or absolute
-  int64_t elita_att_w = 0;                   // A; 0: n_embd / n_head
-  int64_t elita_pos_w = 16;                  // P
-  int64_t elita_ff = 8;                      // F of FeedForward2 (model = elita)
+  // The older spellings that attentions and models declare for their options
+  // (models::declared_aliases(): elita_numerics for the elita attention's numerics, ...),
+  // key -> text; bind() adds every one at its declared default.
+  BoundTexts aliased;
   // AdamW
   double learning_rate = 6e-4;
   int64_t max_iters = 600000;
@@ -72,13 +82,15 @@ struct TrainConfig {
   // Range checks that no single key can express; throws attic::Error.
   void validate() const;
   // What the model is built from, for a vocabulary of vocab_size: the keys of kind
-  // KeyKind::Model, with the elita_* keys as the elita attention's options and elita_ff as
-  // the ELiTA LM's.
+  // KeyKind::Model, with the aliases given folded into the options they name.
   models::ModelSpec model_spec(int64_t vocab_size) const;
-  // The attention every block holds and its options, as checkpoints record them: elita
-  // for model = elita, with the elita_* keys as its options.
+  // The attention every block holds (elita for model = elita) and its options as the
+  // checkpoint records them: attention_options with the block attention's aliases given
+  // (elita_numerics = clip: numerics=clip), in the attention's record form where it has one.
   std::string block_attention() const;
   std::string block_attention_options() const;
+  // The model's own options, from its aliases given ("ff=4" from elita_ff = 4).
+  std::string model_options() const;
   // The learning rate of iteration iter (from 0): learning_rate without decay_lr; with it,
   // nanoGPT's get_lr (linear warmup, then cosine decay to min_lr), or inverse_sqrt:
   // learning_rate up to warmup_iters, then learning_rate · √(warmup_iters / step) with steps
@@ -87,6 +99,9 @@ struct TrainConfig {
   double lr_at(int64_t iter) const;
   // The text file to read: dataset, or the shipped Shakespeare when it is empty.
   std::string dataset_path() const;
+  // The text of alias key when it was given, "" when it holds its declared default.
+  std::string alias_given(const std::string& key) const;
+  std::string with_aliases(const std::string& text, const nn::OptionsDecl& decl, const std::string& owner) const;
   // Throws naming the dataset and block_size when its train or val split is too short for
   // one window of block_size + 1 tokens (x and the y one token later).
   void check_splits(const TextDataset& data) const;

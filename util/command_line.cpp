@@ -5,10 +5,11 @@
 namespace attic::util {
 
 bool parse_command_line(Options& opts, const std::vector<std::string>& args,
-                        const std::string& usage, std::ostream& echo, bool config_files) {
+                        const std::string& usage, std::ostream& echo, bool config_files,
+                        const std::string& more) {
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") {
-      std::cout << usage << "\nkeys:\n" << opts.usage();
+      std::cout << usage << "\nkeys:\n" << opts.usage() << (more.empty() ? "" : "\n" + more);
       return false;
     }
   for (const std::string& a : args) {

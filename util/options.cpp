@@ -41,10 +41,10 @@ static std::string show_double(double v) {
   return std::to_string(v);
 }
 
-bool parse_bool(const std::string& key, const std::string& t) {
+bool parse_bool(const std::string& key, const std::string& t, const std::string& noun) {
   if (t == "true" || t == "True" || t == "1") return true;
   if (t == "false" || t == "False" || t == "0") return false;
-  fail("config key '", key, "' expects true or false, got ", quote_value(t));
+  fail(noun, " '", key, "' expects true or false, got ", quote_value(t));
 }
 
 std::string Options::Entry::type() const {
@@ -62,7 +62,7 @@ void Options::Entry::parse(const std::string& t) const {
   if (int64_t* const* iv = std::get_if<int64_t*>(&var)) {
     errno = 0;
     const long long x = std::strtoll(t.c_str(), &end, 10);
-    ATTIC_CHECK(starts_well && end == t.c_str() + t.size(), "config key '", key,
+    ATTIC_CHECK(starts_well && end == t.c_str() + t.size(), noun, " '", key,
                 "' expects an integer, got ", quote_value(t));
     if (errno == ERANGE || x < lo || x > hi) {
       const std::string range =
@@ -71,18 +71,18 @@ void Options::Entry::parse(const std::string& t) const {
           : hi == INT64_MAX ? ">= " + std::to_string(lo)
           : lo == INT64_MIN ? "<= " + std::to_string(hi)
                             : "in " + std::to_string(lo) + ".." + std::to_string(hi);
-      fail("config key '", key, "' must be ", range, ", got ", quote_value(t));
+      fail(noun, " '", key, "' must be ", range, ", got ", quote_value(t));
     }
     **iv = x;
   } else if (double* const* dv = std::get_if<double*>(&var)) {
     errno = 0;
     const double x = std::strtod(t.c_str(), &end);
-    ATTIC_CHECK(starts_well && end == t.c_str() + t.size(), "config key '", key,
+    ATTIC_CHECK(starts_well && end == t.c_str() + t.size(), noun, " '", key,
                 "' expects a number, got ", quote_value(t));
     const bool beyond = errno == ERANGE && (x == 0 || std::isinf(x));
-    ATTIC_CHECK(!beyond, "config key '", key, "' is beyond what a double holds (magnitudes 4.9e-324 to "
+    ATTIC_CHECK(!beyond, noun, " '", key, "' is beyond what a double holds (magnitudes 4.9e-324 to "
                 "1.8e308, or 0), got ", quote_value(t));
-    ATTIC_CHECK(std::isfinite(x), "config key '", key, "' expects a finite number, got ", quote_value(t));
+    ATTIC_CHECK(std::isfinite(x), noun, " '", key, "' expects a finite number, got ", quote_value(t));
     const bool above_lo = flo_open ? x > flo : x >= flo;
     const bool below_hi = fhi_open ? x < fhi : x <= fhi;
     if (!above_lo || !below_hi) {
@@ -91,13 +91,13 @@ void Options::Entry::parse(const std::string& t) const {
           : std::isinf(flo) ? (fhi_open ? "< " : "<= ") + show_double(fhi)
                             : std::string("in ") + (flo_open ? "(" : "[") + show_double(flo) + ", " +
                                   show_double(fhi) + (fhi_open ? ")" : "]");
-      fail("config key '", key, "' must be ", range, ", got ", quote_value(t));
+      fail(noun, " '", key, "' must be ", range, ", got ", quote_value(t));
     }
     **dv = x;
   } else if (bool* const* bv = std::get_if<bool*>(&var)) {
-    **bv = parse_bool(key, t);
+    **bv = parse_bool(key, t, noun);
   } else {
-    ATTIC_CHECK(!non_empty || !t.empty(), "config key '", key, "' must not be empty");
+    ATTIC_CHECK(!non_empty || !t.empty(), noun, " '", key, "' must not be empty");
     *std::get<std::string*>(var) = t;
   }
 }
@@ -110,6 +110,7 @@ std::string Options::Entry::show() const {
 }
 
 Options& Options::add(Entry e) {
+  e.noun = noun_;
   entries_.push_back(std::move(e));
   return *this;
 }
@@ -287,10 +288,10 @@ std::string Options::dump() const {
   return s;
 }
 
-std::string Options::usage() const {
+std::string Options::usage(const std::string& prefix) const {
   std::string s;
   for (const Entry& e : entries_) {
-    std::string left = "  --" + e.key + "=" + e.show();
+    std::string left = "  " + prefix + e.key + "=" + e.show();
     if (left.size() < 34) left.resize(34, ' ');
     s += left + " " + e.type() + (e.help.empty() ? "" : ", " + e.help) + "\n";
   }

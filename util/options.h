@@ -20,6 +20,10 @@ enum class KeyKind { Setting, Model };
 
 class Options {
  public:
+  // noun names a key in messages: "config key 'n_layer' must be >= 1, got '0'"; an
+  // attention's options say "attention linformer: option 'k' ...".
+  explicit Options(std::string noun = "config key") : noun_(std::move(noun)) {}
+
   // Binds a key to a variable; the variable's current value is the default. Returns *this,
   // so that a range can follow: o.bind("threads", threads).int_range(0, kMaxThreads).
   Options& bind(const std::string& key, int64_t& v, const std::string& help = "",
@@ -73,8 +77,9 @@ class Options {
   // Every key with its current value as "key = value" lines, strings in quotes, so that
   // load_text() reads back exactly these values (stored in checkpoints).
   std::string dump() const;
-  // One line per key with its default and help, for --help.
-  std::string usage() const;
+  // One line per key with its default and help, for --help: "  --key=default  type, help"
+  // (prefix replaces the "--").
+  std::string usage(const std::string& prefix = "--") const;
 
  private:
   struct Entry {
@@ -85,6 +90,7 @@ class Options {
     double flo = -HUGE_VAL, fhi = HUGE_VAL;  // a float key's range,
     bool flo_open = false, fhi_open = false;  // and whether its ends are excluded
     bool non_empty = false;                   // a string key's
+    std::string noun = "config key";          // Options::noun_, for messages
     std::string type() const;                 // "int", "float", "bool" or "string"
     void parse(const std::string& text) const;
     std::string show() const;
@@ -93,6 +99,7 @@ class Options {
   Entry& last(const std::string& type);  // the entry bound last, which must be of this type
   const Entry* find(const std::string& key) const;
   const Entry& at(const std::string& key) const;  // throws for an unknown key
+  std::string noun_;
   std::vector<Entry> entries_;
   std::vector<std::pair<std::string, std::string>> assigned_;
 };
@@ -107,6 +114,6 @@ std::string strip_comment(const std::string& line);
 std::string config_text(const std::string& text, const std::string& source);
 
 // "true", "True", "1" / "false", "False", "0"; anything else throws.
-bool parse_bool(const std::string& key, const std::string& text);
+bool parse_bool(const std::string& key, const std::string& text, const std::string& noun = "config key");
 
 }  // namespace attic::util

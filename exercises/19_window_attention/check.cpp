@@ -77,7 +77,8 @@ TEST_CASE("with a window of three, position t reads t-2, t-1 and t, nothing earl
 }
 
 TEST_CASE("registered, it runs in the GPT as --attention=window") {
-  models::register_attention({"window", "sliding-window attention (the chapter 19 exercise)", "",
+  models::register_attention({"window", "sliding-window attention (the chapter 19 exercise)",
+                              nn::declare_options<nn::NoOptions>(),
                           [](const nn::MixerOptions& o) {
                             return std::make_shared<WindowAttention>(o, 4);
                           },

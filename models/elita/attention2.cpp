@@ -1,8 +1,10 @@
 #include "models/elita/attention2.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "nn/attention/declared_options.h"
 #include "nn/init.h"
 
 namespace attic::models::elita {
@@ -47,18 +49,39 @@ Tensor positions(int64_t n, Positions mode, int64_t block_size, int64_t offset) 
 // options -> the module, parameters drawn as Keras draws them (build())
 Attention2::Attention2(const Attention2Options& o) : options(o) { build(); }
 
+void Attention2Args::bind(util::Options& o) {
+  o.bind("att_w", att_w, "A, each head's value width (0: n_embd / n_head)");
+  o.bind("pos_w", pos_w, "P, the sinusoids of each positional part");
+  o.bind("numerics", numerics, "stable (exact) or clip (the original's ±20)");
+  o.bind("positions", positions, "relative (i/(N−1), the original's) or absolute (i/(block_size−1))");
+}
+
+std::vector<nn::OptionAlias> Attention2Args::aliases() {
+  return {{"elita_att_w", "att_w"}, {"elita_pos_w", "pos_w"}, {"elita_numerics", "numerics"},
+          {"elita_positions", "positions"}};
+}
+
+std::string Attention2Args::record(const nn::AttentionArgs& given, int64_t n_embd, int64_t n_head) {
+  const Attention2Args a = nn::read_options<Attention2Args>(given, "elita");
+  (void)parse_numerics(a.numerics);  // the names are checked where the options are recorded
+  (void)parse_positions(a.positions);
+  const int64_t A = a.att_w > 0 ? a.att_w : n_embd / std::max<int64_t>(n_head, 1);
+  return "att_w=" + std::to_string(A) + ",numerics=" + a.numerics + ",pos_w=" + std::to_string(a.pos_w) +
+         ",positions=" + a.positions;
+}
+
 // The GPT's sublayer: W = C, H = NH, A = att_w (default hs), P = pos_w (16)
 Attention2::Attention2(const nn::MixerOptions& o) {
   o.validate("Attention2");
+  const Attention2Args a = nn::read_options<Attention2Args>(o.args, name());
   options.width = o.n_embd;
   options.heads = o.n_head;
-  options.att_w = o.args.get_int("att_w", o.n_embd / o.n_head);
-  options.pos_w = o.args.get_int("pos_w", 16);
-  options.numerics = parse_numerics(o.args.get_string("numerics", "stable"));
-  options.positions = parse_positions(o.args.get_string("positions", "relative"));
+  options.att_w = a.att_w > 0 ? a.att_w : o.n_embd / o.n_head;
+  options.pos_w = a.pos_w;
+  options.numerics = parse_numerics(a.numerics);
+  options.positions = parse_positions(a.positions);
   options.block_size = o.block_size;
   options.dropout = o.dropout;
-  o.args.check_used(name(), "att_w, pos_w, numerics, positions");
   build();
 }
 

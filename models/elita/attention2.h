@@ -18,7 +18,9 @@
 #include <string>
 
 #include "nn/attention/causal_mixer.h"
+#include "nn/attention/declared_options.h"
 #include "nn/dropout.h"
+#include "util/options.h"
 
 namespace attic::models::elita {
 
@@ -48,6 +50,21 @@ struct Attention2Options {
   double dropout = 0.0;    // on the output
 
   void validate() const;  // throws attic::Error naming Attention2 and the values
+};
+
+// Its options as the GPT's sublayer (--attention_options, or the elita_* keys of attic
+// train); the width and heads are the GPT's.
+struct Attention2Args {
+  int64_t att_w = 0;   // A; 0: hs = n_embd / n_head
+  int64_t pos_w = 16;  // P
+  std::string numerics = "stable";
+  std::string positions = "relative";
+  void bind(util::Options& o);
+  // attic train's first spellings, elita_att_w, ..., still read from configs and checkpoints.
+  static std::vector<nn::OptionAlias> aliases();
+  // What a checkpoint records: all four, A resolved ("att_w=16,numerics=stable,pos_w=16,
+  // positions=relative"), so that two spellings of one attention record the same text.
+  static std::string record(const nn::AttentionArgs& given, int64_t n_embd, int64_t n_head);
 };
 
 // t [N]: t_i = i / (N − 1) (relative) or i / (block_size − 1) (absolute), starting at

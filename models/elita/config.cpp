@@ -1,5 +1,7 @@
 #include "models/elita/config.h"
 
+#include "nn/attention/declared_options.h"
+
 namespace attic::models::elita {
 
 // Sizes positive, att_w 0 only when n_embd divides by n_head, dropout in [0, 1).
@@ -32,24 +34,24 @@ Attention2Options ElitaConfig::attention_options() const {
 
 namespace attic::models::elita {
 
+void ElitaModelOptions::bind(util::Options& o) { o.bind("ff", ff, "F, FeedForward2's width factor"); }
+
 ElitaConfig elita_config(const ModelSpec& s) {
   ATTIC_CHECK(s.attention == "softmax" || s.attention == "elita", "model elita has ELiTA's attention "
               "in every block; attention = ", s.attention, " needs model gpt");
-  const nn::AttentionArgs attention = nn::AttentionArgs::parse(s.attention_options);
-  const nn::AttentionArgs model = nn::AttentionArgs::parse(s.model_options);
+  const Attention2Args a = nn::read_options<Attention2Args>(nn::AttentionArgs::parse(s.attention_options), "elita");
+  const ElitaModelOptions m = nn::read_options<ElitaModelOptions>(nn::AttentionArgs::parse(s.model_options), "model elita");
   ElitaConfig c;
   c.vocab_size = s.vocab_size;
   c.block_size = s.block_size;
   c.n_layer = s.n_layer;
   c.n_head = s.n_head;
   c.n_embd = s.n_embd;
-  c.att_w = attention.get_int("att_w", 0);
-  c.pos_w = attention.get_int("pos_w", c.pos_w);
-  c.numerics = parse_numerics(attention.get_string("numerics", "stable"));
-  c.positions = parse_positions(attention.get_string("positions", "relative"));
-  attention.check_used("elita", "att_w, pos_w, numerics, positions");  // Attention2's message
-  c.ff_factor = model.get_int("ff", c.ff_factor);
-  model.check_used("elita's model_options", "ff");
+  c.att_w = a.att_w;
+  c.pos_w = a.pos_w;
+  c.numerics = parse_numerics(a.numerics);
+  c.positions = parse_positions(a.positions);
+  c.ff_factor = m.ff;
   c.dropout = s.dropout;
   c.validate();
   return c;

@@ -28,6 +28,13 @@ struct ElitaConfig {
   Attention2Options attention_options() const;
 };
 
+// The ELiTA LM's own option (ModelSpec::model_options), beside its attention's (Attention2Args).
+struct ElitaModelOptions {
+  int64_t ff = 8;  // F of FeedForward2
+  void bind(util::Options& o);
+  static std::vector<nn::OptionAlias> aliases() { return {{"elita_ff", "ff"}}; }
+};
+
 // The ELiTA LM of spec: its attention is elita (softmax, the default, means the same here),
 // whose options att_w, pos_w, numerics and positions come from spec.attention_options, and
 // the feed-forward factor from spec.model_options ("ff=8"). Throws attic::Error for another

@@ -15,7 +15,8 @@ void GPTConfig::validate() const {
               block_size, ", ", vocab_size, ", ", n_layer, ", ", n_head, ", ", n_embd, ")");
   ATTIC_CHECK(n_embd % n_head == 0, "GPT: n_embd ", n_embd, " is not a multiple of n_head ", n_head);
   ATTIC_CHECK(dropout >= 0 && dropout < 1, "GPT: dropout must be in [0, 1), got ", dropout);
-  (void)models::find_attention(attention);
+  // The attention's own options, checked by its declaration before anything is built.
+  models::find_attention(attention).options.check(nn::AttentionArgs::parse(attention_options), attention);
 }
 
 GPTConfig gpt_config(const ModelSpec& s) {

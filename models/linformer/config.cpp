@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "nn/attention/declared_options.h"
 #include "tensor/error.h"
 
 namespace attic::models::linformer {
@@ -52,14 +53,28 @@ std::string to_string(Checkpoint c) {
 }
 std::string to_string(DecoderMask m) { return m == DecoderMask::Self ? "self" : "context"; }
 
+void NamedArgs::bind(util::Options& o) {
+  o.bind("k", k, "slots per head: keys and values are summarized into k rows");
+  o.bind("sharing", sharing, "how E and F are shared: none, headwise, kv or layerwise");
+  o.bind("method", method, "how the slots are made: learnable, convolution or no_params");
+  o.bind("causal", causal, "prefix (slots of the past only), leaky (the package's) or none");
+  o.bind("checkpoint", checkpoint, "recompute in backward: C0 (none), C1 or C2");
+}
+
 NamedOptions read_named_options(const nn::AttentionArgs& args, const NamedOptions& d) {
+  NamedArgs defaults;
+  defaults.k = d.k;
+  defaults.sharing = to_string(d.sharing);
+  defaults.method = to_string(d.method);
+  defaults.causal = to_string(d.causal);
+  defaults.checkpoint = to_string(d.checkpoint);
+  const NamedArgs a = nn::read_options(args, "linformer", defaults);
   NamedOptions o;
-  o.k = args.get_int("k", d.k);
-  o.sharing = parse_sharing(args.get_string("sharing", to_string(d.sharing)));
-  o.method = parse_method(args.get_string("method", to_string(d.method)));
-  o.causal = parse_causal(args.get_string("causal", to_string(d.causal)));
-  o.checkpoint = parse_checkpoint(args.get_string("checkpoint", to_string(d.checkpoint)));
-  args.check_used("linformer", "k, sharing, method, causal, checkpoint");
+  o.k = a.k;
+  o.sharing = parse_sharing(a.sharing);
+  o.method = parse_method(a.method);
+  o.causal = parse_causal(a.causal);
+  o.checkpoint = parse_checkpoint(a.checkpoint);
   return o;
 }
 

@@ -10,6 +10,7 @@
 
 #include "models/model_spec.h"
 #include "nn/attention/attention_args.h"
+#include "util/options.h"
 
 namespace attic::models::linformer {
 
@@ -67,6 +68,12 @@ struct NamedOptions {
   Method method = Method::Learnable;
   Causal causal = Causal::Prefix;
   Checkpoint checkpoint = Checkpoint::C0;
+};
+// The same as the command line declares them (nn::read_options): the enums by name.
+struct NamedArgs {
+  int64_t k = 64;
+  std::string sharing = "headwise", method = "learnable", causal = "prefix", checkpoint = "C0";
+  void bind(util::Options& o);
 };
 // Reads k, sharing, method, causal and checkpoint from args, each defaulting to defaults';
 // any other key is an attic::Error listing these.

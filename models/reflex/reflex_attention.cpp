@@ -3,13 +3,23 @@
 #include <algorithm>
 
 #include "models/reflex/sources.h"
+#include "nn/attention/declared_options.h"
 #include "ops/ops.h"
 #include "tensor/error.h"
 
 namespace attic::models::reflex {
 
+void ReflexOptions::bind(util::Options& o) {
+  o.bind("norm_prev", norm_prev, "apply the block's ln_1 to x_{i-1} and x_{i-2} too (the fork: raw)");
+  o.bind("sa_heads", sa_heads, "heads that attend to ln_1(x_i), from head 0 (default: min(2, n_head))");
+  o.bind("prev1_heads", prev1_heads, "heads after them that attend to x_{i-1}; the rest read x_{i-2}");
+}
+
 ReflexAttention::ReflexAttention(const nn::MixerOptions& o)
-    : EarlierLayersAttention(o) {
+    : ReflexAttention(o, nn::read_options<ReflexOptions>(o.args, "reflex")) {}
+
+ReflexAttention::ReflexAttention(const nn::MixerOptions& o, const ReflexOptions& a)
+    : EarlierLayersAttention(o, a.norm_prev) {
   const int64_t H = o.n_head;
   if (!o.args.has("sa_heads") && !o.args.has("prev1_heads")) {
     // The fork slices heads [0:2], [2:4], [4:], so with n_head <= 4 the later groups shrink
@@ -17,15 +27,14 @@ ReflexAttention::ReflexAttention(const nn::MixerOptions& o)
     sa_heads = std::min<int64_t>(2, H);
     prev1_heads = std::min<int64_t>(2, H - sa_heads);
   } else {
-    sa_heads = o.args.get_int("sa_heads", std::min<int64_t>(2, H));
+    sa_heads = o.args.has("sa_heads") ? a.sa_heads : std::min<int64_t>(2, H);
     const bool sa_fits = sa_heads >= 0 && sa_heads <= H;
-    prev1_heads = o.args.get_int("prev1_heads", sa_fits ? std::min<int64_t>(2, H - sa_heads) : 0);
+    prev1_heads = o.args.has("prev1_heads") ? a.prev1_heads : sa_fits ? std::min<int64_t>(2, H - sa_heads) : 0;
     // prev1_heads <= H - sa_heads rather than their sum <= H: a sum of two large values wraps.
     ATTIC_CHECK(sa_fits && prev1_heads >= 0 && prev1_heads <= H - sa_heads,
                 "attention reflex: sa_heads ", sa_heads, " and prev1_heads ", prev1_heads,
                 " must be >= 0 and sum to at most n_head ", H);
   }
-  o.args.check_used(name(), "norm_prev, sa_heads, prev1_heads");
 }
 
 // Each head's k and v from its group's source; the attention that follows (softmax(q kᵀ/√hs) v,

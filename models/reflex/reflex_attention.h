@@ -15,14 +15,26 @@
 #pragma once
 
 #include "models/reflex/sources.h"
+#include "util/options.h"
 
 namespace attic::models::reflex {
+
+// Its options (--attention_options). Without sa_heads and prev1_heads, the fork's split of the
+// heads, [0:2], [2:4], [4:], holds whatever n_head is; with either, the other defaults to the
+// same rule and their sum must fit n_head.
+struct ReflexOptions {
+  bool norm_prev = false;
+  int64_t sa_heads = 2;
+  int64_t prev1_heads = 2;
+  void bind(util::Options& o);
+};
 
 class ReflexAttention : public EarlierLayersAttention {
  public:
   // options.args: norm_prev (false), sa_heads and prev1_heads (the fork's 2 and 2, see the
   // constructor).
   explicit ReflexAttention(const nn::MixerOptions& options);
+  ReflexAttention(const nn::MixerOptions& options, const ReflexOptions& own);
   std::string name() const override { return "reflex"; }
 
   int64_t sa_heads;     // SA heads: 0 .. sa_heads − 1

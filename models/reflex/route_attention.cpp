@@ -1,16 +1,20 @@
 #include "models/reflex/route_attention.h"
 
 #include "models/reflex/sources.h"
+#include "nn/attention/declared_options.h"
 #include "ops/ops.h"
 
 namespace attic::models::reflex {
 
+void RouteOptions::bind(util::Options& o) {
+  o.bind("norm_prev", norm_prev, "apply the block's ln_1 to x_{i-1} and x_{i-2} too (the fork: raw)");
+}
+
 RouteAttention::RouteAttention(const nn::MixerOptions& o)
-    : EarlierLayersAttention(o) {
+    : EarlierLayersAttention(o, nn::read_options<RouteOptions>(o.args, "route").norm_prev) {
   // The fork's init; earlier versions of it drew U(0, 1).
   k_router = register_parameter("k_router", full({3 * o.n_head}, 1.0 / double(3 * o.n_head)));
   v_router = register_parameter("v_router", full({3 * o.n_head}, 1.0 / double(3 * o.n_head)));
-  o.args.check_used(name(), "norm_prev");
 }
 
 Tensor RouteAttention::routed_qkv(const Tensor& x, const nn::MixerContext& ctx) {

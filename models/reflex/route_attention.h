@@ -11,8 +11,15 @@
 #pragma once
 
 #include "models/reflex/sources.h"
+#include "util/options.h"
 
 namespace attic::models::reflex {
+
+// Its options (--attention_options).
+struct RouteOptions {
+  bool norm_prev = false;
+  void bind(util::Options& o);
+};
 
 class RouteAttention : public EarlierLayersAttention {
  public:

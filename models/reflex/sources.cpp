@@ -50,8 +50,8 @@ SourceProjections project_sources(nn::Linear& c_attn, const Tensor& x,
   return s;
 }
 
-EarlierLayersAttention::EarlierLayersAttention(const nn::MixerOptions& o)
-    : nn::CausalSelfAttention(o, OwnOptions{}), norm_prev(o.args.get_bool("norm_prev", false)) {}
+EarlierLayersAttention::EarlierLayersAttention(const nn::MixerOptions& o, bool norm_prev_)
+    : nn::CausalSelfAttention(o, OwnOptions{}), norm_prev(norm_prev_) {}
 
 SourceProjections EarlierLayersAttention::sources(const Tensor& x, const nn::MixerContext& ctx) {
   return project_sources(*c_attn, x, ctx, n_head, norm_prev, "attention " + name());

@@ -57,8 +57,8 @@ class EarlierLayersAttention : public nn::CausalSelfAttention {
   bool norm_prev;  // earlier states through this block's ln_1 (the fork: raw); option norm_prev
 
  protected:
-  // Reads the option norm_prev; the subclass reads its own and checks them all.
-  explicit EarlierLayersAttention(const nn::MixerOptions& options);
+  // norm_prev: the subclass's option of that name, which it has read.
+  EarlierLayersAttention(const nn::MixerOptions& options, bool norm_prev);
   // x [B, T, C], block layer >= 2 -> q, k, v [B, NH, T, hs].
   virtual std::array<Tensor, 3> project(const Tensor& x, const nn::MixerContext& ctx) = 0;
   // project_sources with this attention's c_attn, heads and norm_prev.

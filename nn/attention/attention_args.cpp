@@ -33,54 +33,6 @@ AttentionArgs AttentionArgs::parse(const std::string& text) {
   return args;
 }
 
-const std::string* AttentionArgs::find(const std::string& key) const {
-  auto it = values_.find(key);
-  if (it == values_.end()) return nullptr;
-  used_.insert(key);
-  return &it->second;
-}
-
-int64_t AttentionArgs::get_int(const std::string& key, int64_t fallback) const {
-  const std::string* v = find(key);
-  if (!v) return fallback;
-  char* end = nullptr;
-  const long long x = std::strtoll(v->c_str(), &end, 10);
-  ATTIC_CHECK(!v->empty() && *end == '\0', "attention_options: ", key, " must be an integer, got '",
-              *v, "'");
-  return int64_t(x);
-}
-
-bool AttentionArgs::get_bool(const std::string& key, bool fallback) const {
-  const std::string* v = find(key);
-  if (!v) return fallback;
-  if (*v == "true" || *v == "1") return true;
-  if (*v == "false" || *v == "0") return false;
-  fail("attention_options: ", key, " must be true or false, got '", *v, "'");
-}
-
-bool AttentionArgs::has(const std::string& key) const { return values_.count(key) > 0; }
-
-double AttentionArgs::get_double(const std::string& key, double fallback) const {
-  const std::string* v = find(key);
-  if (!v) return fallback;
-  char* end = nullptr;
-  const double x = std::strtod(v->c_str(), &end);
-  ATTIC_CHECK(!v->empty() && *end == '\0', "attention_options: ", key, " must be a number, got '",
-              *v, "'");
-  return x;
-}
-
-std::string AttentionArgs::get_string(const std::string& key, const std::string& fallback) const {
-  const std::string* v = find(key);
-  return v ? *v : fallback;
-}
-
-void AttentionArgs::check_used(const std::string& who, const std::string& takes) const {
-  for (const auto& [key, value] : values_)
-    ATTIC_CHECK(used_.count(key), "attention ", who, ": unknown option '", key, "' (it takes ",
-                takes.empty() ? std::string("no options") : takes, ")");
-}
-
 std::string AttentionArgs::str() const {
   std::string out;
   for (const auto& [key, value] : values_) out += (out.empty() ? "" : ",") + key + "=" + value;

@@ -2,14 +2,13 @@
 //
 //   --attention_options="k=64,share=layerwise"
 //
-// parsed into key -> text. The attention reads the keys it knows with a default for each;
-// check_used() then rejects any key that nobody read, so that a misspelt option is an
-// error, not a silently ignored setting.
+// parsed into key -> text. The attention reads them through the struct that declares its
+// options (nn/attention/declared_options.h), which refuses a key it does not declare, so
+// that a misspelt option is an error, not a silently ignored setting.
 #pragma once
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <string>
 
 namespace attic::nn {
@@ -21,24 +20,16 @@ class AttentionArgs {
   // attic::Error for an item without '=' or a key given twice.
   static AttentionArgs parse(const std::string& text);
 
-  int64_t get_int(const std::string& key, int64_t fallback) const;
-  double get_double(const std::string& key, double fallback) const;
-  bool get_bool(const std::string& key, bool fallback) const;  // true/false or 1/0
-  bool has(const std::string& key) const;  // given at all (does not mark it read)
-  std::string get_string(const std::string& key, const std::string& fallback) const;
+  bool has(const std::string& key) const { return values_.count(key) > 0; }  // given at all
   bool empty() const { return values_.empty(); }
-
-  // Throws attic::Error "attention <who>: unknown option 'x' (it takes: ...)" for a key no
-  // get_* has read. takes lists the keys the attention knows, for the message.
-  void check_used(const std::string& who, const std::string& takes) const;
+  // Every option given, key -> text, keys sorted (read_options() goes through them).
+  const std::map<std::string, std::string>& values() const { return values_; }
 
   // The canonical "key=value,..." text, keys sorted: what a checkpoint records.
   std::string str() const;
 
  private:
-  const std::string* find(const std::string& key) const;  // marks the key as read
   std::map<std::string, std::string> values_;
-  mutable std::set<std::string> used_;
 };
 
 }  // namespace attic::nn

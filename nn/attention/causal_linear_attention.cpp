@@ -1,5 +1,7 @@
 #include "nn/attention/causal_linear_attention.h"
 
+#include "nn/attention/declared_options.h"
+
 namespace attic::nn {
 
 CausalLinearAttention::CausalLinearAttention(const MixerOptions& o, FeatureMap fm)
@@ -9,7 +11,7 @@ CausalLinearAttention::CausalLinearAttention(const MixerOptions& o, FeatureMap f
   c_proj = register_module("c_proj", std::make_shared<Linear>(o.n_embd, o.n_embd, o.bias));
   // There are no attention weights to drop: only the output, as nanoGPT's resid_dropout.
   resid_dropout = register_module("resid_dropout", std::make_shared<Dropout>(o.dropout));
-  o.args.check_used(name(), "");
+  (void)read_options<NoOptions>(o.args, name());
 }
 
 std::string CausalLinearAttention::name() const {

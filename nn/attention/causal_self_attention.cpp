@@ -1,10 +1,12 @@
 #include "nn/attention/causal_self_attention.h"
 
+#include "nn/attention/declared_options.h"
+
 namespace attic::nn {
 
 CausalSelfAttention::CausalSelfAttention(const MixerOptions& o)
     : CausalSelfAttention(o, OwnOptions{}) {
-  o.args.check_used(name(), "");
+  (void)read_options<NoOptions>(o.args, name());
 }
 
 CausalSelfAttention::CausalSelfAttention(const MixerOptions& o, OwnOptions)

@@ -82,11 +82,11 @@ TEST_CASE("bad ELiTA keys are one line and exit 2, before anything trains", "[cl
   check_one_line(attic_run("train " + s.tiny("x") + " --model=elita --elita_positions=rope"),
            "elita positions must be relative or absolute, got 'rope'");
   check_one_line(attic_run("train " + s.tiny("x") + " --elita_numerics=clip"),
-           "the elita_* keys need model = elita or attention = elita (model is gpt, attention softmax)");
+           "elita_numerics sets attention elita's option numerics: it needs attention = elita or model = elita "
+           "(model is gpt, attention softmax)");
   check_one_line(attic_run("train " + s.tiny("x") + " --model=transformer"),
            "model must be gpt, pooled_lm, elita or linformer, got 'transformer'");
-  check_one_line(attic_run("train " + s.tiny("x") + " --attention=elita --attention_options=pos_w=4"),
-           "attention elita takes its options from elita_numerics, elita_positions, elita_att_w and "
-           "elita_pos_w, not attention_options ('pos_w=4')");
+  check_one_line(attic_run("train " + s.tiny("x") + " --attention=elita --attention_options=pos_w=4 --elita_pos_w=8"),
+           "attention elita's option pos_w is given twice: in attention_options and as elita_pos_w");
   CHECK_FALSE(fs::exists(s.path("x")));
 }

@@ -101,6 +101,15 @@ TEST_CASE("attic seq2seq --attention=linformer trains the Linformer's encoder-de
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK(r.out.find("reverse, 4 symbols from 1..3, linformer attention") != std::string::npos);
+  // --k is the first spelling of attention_options k: both spellings train the same model.
+  Run spelt = attic_run("seq2seq --task=reverse --attention=linformer --attention_options=k=2 --length=4 --symbols=3 "
+                        "--steps=5 --eval_size=4 --n_layer=1 --n_head=1 --n_embd=8 --hidden=8 --threads=1 --log_interval=0");
+  CHECK(spelt.code == 0);
+  CHECK(lines_matching(spelt.out, "final train loss") == lines_matching(r.out, "final train loss"));
+  check_one_line(attic_run("seq2seq --attention=linformer --k=2 --attention_options=k=3"),
+                 "seq2seq: the linformer attention's option k is given twice: in attention_options and as --k");
+  check_one_line(attic_run("seq2seq --attention_options=k=3"),
+                 "attention softmax: unknown option 'k' (it takes no options)");
   Run bad = attic_run("seq2seq --k=3");
   CHECK(bad.code == 2);
   CHECK(bad.out.find("attic: seq2seq: k is the linformer attention's option, got k 3 with attention softmax") !=

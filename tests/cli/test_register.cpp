@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 class PrefixMean final : public nn::CausalMixer {
  public:
   explicit PrefixMean(const nn::MixerOptions& o) {
-    o.args.check_used("prefix_mean", "");
+    (void)nn::read_options<nn::NoOptions>(o.args, "prefix_mean");
     c_attn = register_module("c_attn", std::make_shared<nn::Linear>(o.n_embd, o.n_embd, o.bias));
     c_proj = register_module("c_proj", std::make_shared<nn::Linear>(o.n_embd, o.n_embd, o.bias));
   }
@@ -78,10 +78,12 @@ void check_token_mlp(const models::ModelSpec& s) {
 
 void register_once() {
   static const bool done = [] {
-    models::register_attention({"prefix_mean", "the causal mean of the values", "",
+    models::register_attention({"prefix_mean", "the causal mean of the values",
+                                nn::declare_options<nn::NoOptions>(),
                                 [](const nn::MixerOptions& o) { return std::make_shared<PrefixMean>(o); },
                                 nullptr});
-    models::register_model({"token_mlp", "residual MLPs on each token alone", "none",
+    models::register_model({"token_mlp", "residual MLPs on each token alone", "",
+                            nn::declare_options<nn::NoOptions>(),
                             {"wte.weight", "", "h.", 1, ""}, check_token_mlp,
                             [](const models::ModelSpec& s) -> std::unique_ptr<models::LanguageModel> {
                               check_token_mlp(s);

@@ -3,6 +3,7 @@
 #include "helpers.h"
 #include "lab/linformer_visualizer.h"
 #include "models/linformer.h"
+#include "tests/models/linformer/tiny_enc_dec.h"
 
 using namespace attic;
 using namespace attic::models::linformer;
@@ -12,33 +13,9 @@ using attic::lab::named_attentions;
 using attic::lab::NamedAttention;
 using attic::testing::error_message;
 
-namespace {
-
-// A two-layer encoder-decoder over 7 symbols, 6 positions, 3 slots and 2 heads.
-LinformerEncDecOptions tiny() {
-  LinformerEncDecOptions o;
-  o.enc = LinformerEncDecOptions::encoder_defaults(7, 6, 8);
-  o.dec = LinformerEncDecOptions::decoder_defaults(7, 6, 8);
-  for (LinformerLMOptions* side : {&o.enc, &o.dec}) {
-    side->dropout_tokens = 0;
-    side->body.dim_k = 3;
-    side->body.dim_ff = 16;
-    side->body.nhead = 2;
-    side->body.depth = 2;
-    side->body.dropout = 0;
-    side->body.dropout_ff = 0;
-    side->body.parameter_sharing = Sharing::Headwise;
-  }
-  o.dec.body.decoder_mask = DecoderMask::Self;
-  o.dec.body.causal = Causal::Prefix;
-  return o;
-}
-
-}  // namespace
-
 TEST_CASE("P̄ of every head as a grid of heat maps, the decoder's cross-attentions included", "[linformer][viz]") {
   manual_seed(5);
-  LinformerEncDec m(tiny());
+  LinformerEncDec m(attic::testing::tiny_enc_dec(DecoderMask::Self, Causal::Prefix));
   const std::vector<NamedAttention> layers = named_attentions(m.decoder->stack());
   REQUIRE(layers.size() == 4);
   CHECK(layers[0].first == "layer 0");

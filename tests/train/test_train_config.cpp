@@ -103,24 +103,26 @@ TEST_CASE("lr_schedule inverse_sqrt is ELiTA's min(1e-3, 1e-2/√step)", "[cli][
 TEST_CASE("ELiTA's keys: the block attention and its options, and where they are refused",
           "[cli][config][elita]") {
   TrainConfig c;
+  Options o;
+  c.bind(o);  // the elita_* keys are the aliases the elita attention and model declare
   c.n_embd = 64;
   c.n_head = 4;
   c.model = "elita";
   c.validate();
   CHECK(c.block_attention() == "elita");
   CHECK(c.block_attention_options() == "att_w=16,numerics=stable,pos_w=16,positions=relative");
-  c.elita_numerics = "clip";
-  c.elita_positions = "absolute";
-  c.elita_att_w = 8;
+  o.set("elita_numerics", "clip");
+  o.set("elita_positions", "absolute");
+  o.set("elita_att_w", "8");
   CHECK(c.block_attention_options() == "att_w=8,numerics=clip,pos_w=16,positions=absolute");
   const attic::models::elita::ElitaConfig e = attic::models::elita::elita_config(c.model_spec(65));
   CHECK(e.att_w == 8);
   CHECK(e.numerics == attic::models::elita::Numerics::Clip);
   CHECK(e.positions == attic::models::elita::Positions::Absolute);
 
-  c.elita_numerics = "exact";
+  o.set("elita_numerics", "exact");
   CHECK(error_message([&] { c.validate(); }) == "elita numerics must be stable or clip, got 'exact'");
-  c.elita_numerics = "stable";
+  o.set("elita_numerics", "stable");
   c.attention = "linear_elu";
   CHECK(error_message([&] { c.validate(); }) ==
         "model elita has ELiTA's attention in every block; attention = linear_elu needs model gpt");
@@ -132,13 +134,23 @@ TEST_CASE("ELiTA's keys: the block attention and its options, and where they are
   CHECK(attic::models::gpt_config(c.model_spec(65)).attention == "elita");
   CHECK(attic::models::gpt_config(c.model_spec(65)).attention_options ==
         "att_w=8,numerics=stable,pos_w=16,positions=absolute");
-  c.attention_options = "numerics=clip";
+  // attention_options is the other spelling of the same options; the record is the same.
+  TrainConfig d;
+  Options od;
+  d.bind(od);
+  d.n_embd = 64;
+  d.n_head = 4;
+  d.attention = "elita";
+  d.attention_options = "positions=absolute,att_w=8";
+  d.validate();
+  CHECK(d.block_attention_options() == c.block_attention_options());
+  c.attention_options = "positions=relative";
   CHECK(error_message([&] { c.validate(); }) ==
-        "attention elita takes its options from elita_numerics, elita_positions, elita_att_w and "
-        "elita_pos_w, not attention_options ('numerics=clip')");
+        "attention elita's option positions is given twice: in attention_options and as elita_positions");
   c.attention_options = "";
-  c.elita_ff = 4;
-  CHECK(error_message([&] { c.validate(); }) == "elita_ff needs model = elita, got model gpt");
+  o.set("elita_ff", "4");
+  CHECK(error_message([&] { c.validate(); }) ==
+        "elita_ff sets model elita's option ff: it needs model = elita, got model gpt");
 
   TrainConfig pooled;
   pooled.model = "pooled_lm";
@@ -148,7 +160,10 @@ TEST_CASE("ELiTA's keys: the block attention and its options, and where they are
         "(softmax, linear_elu or linear_exp)");
 
   TrainConfig softmax;
-  softmax.elita_positions = "absolute";
+  Options os;
+  softmax.bind(os);
+  os.set("elita_positions", "absolute");
   CHECK(error_message([&] { softmax.validate(); }) ==
-        "the elita_* keys need model = elita or attention = elita (model is gpt, attention softmax)");
+        "elita_positions sets attention elita's option positions: it needs attention = elita or model = elita "
+        "(model is gpt, attention softmax)");
 }

@@ -20,7 +20,7 @@ class CausalMean : public nn::CausalMixer {
     o.validate("CausalMean");
     c_attn = register_module("c_attn", std::make_shared<nn::Linear>(o.n_embd, o.n_embd, o.bias));
     c_proj = register_module("c_proj", std::make_shared<nn::Linear>(o.n_embd, o.n_embd, o.bias));
-    o.args.check_used(name(), "");  // it takes no options: attention_options must be empty
+    (void)nn::read_options<nn::NoOptions>(o.args, name());  // no options: attention_options must be empty
   }
 
   // x [B, T, C] -> [B, T, C]
@@ -57,9 +57,10 @@ class CausalMean : public nn::CausalMixer {
 int main() {
   set_num_threads(1);
   // 1. One registry line: now --attention=mean works wherever a name is read.
-  models::register_attention({"mean", "the mean of the values so far (Karpathy, Let's build GPT)", "",
-                          [](const nn::MixerOptions& o) { return std::make_shared<CausalMean>(o); },
-                          nullptr});
+  models::register_attention({"mean", "the mean of the values so far (Karpathy, Let's build GPT)",
+                              nn::declare_options<nn::NoOptions>(),
+                              [](const nn::MixerOptions& o) { return std::make_shared<CausalMean>(o); },
+                              nullptr});
   std::cout << "attentions: " << models::attention_names() << "\n";
 
   models::GPTConfig cfg;

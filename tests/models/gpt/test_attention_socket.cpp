@@ -3,6 +3,7 @@
 // registered attention is causal inside the GPT; cached generation draws the same tokens
 // as recomputing the context; blocks see the earlier blocks' inputs; bad names and options
 // are clear errors.
+#include "nn/attention/declared_options.h"
 #include "helpers.h"
 #include "models/gpt.h"
 
@@ -169,18 +170,46 @@ TEST_CASE("an unknown attention or option is one clear error", "[gpt][socket][er
         "attention_options: 'k' is not key=value (options look like \"k=64,share=layerwise\")");
 }
 
-TEST_CASE("attention options parse, convert and must all be used", "[nn][socket]") {
+namespace {
+
+// An attention's options as a declaration: k, share and alpha with their defaults.
+struct KShareAlpha {
+  int64_t k = 1;
+  std::string share = "none";
+  double alpha = 0.5;
+  void bind(util::Options& o) {
+    o.bind("k", k, "slots").int_range(1, 1 << 20);
+    o.bind("share", share);
+    o.bind("alpha", alpha);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("attention options parse, read through their declaration, and must all be known", "[nn][socket]") {
   nn::AttentionArgs a = nn::AttentionArgs::parse(" k = 64, share=layerwise ,");
   CHECK(a.str() == "k=64,share=layerwise");
-  CHECK(a.get_int("k", 1) == 64);
-  CHECK(a.get_double("alpha", 0.5) == 0.5);
-  CHECK(error_message([&] { a.check_used("linformer", "k, share"); }) ==
-        "attention linformer: unknown option 'share' (it takes k, share)");
-  CHECK(a.get_string("share", "none") == "layerwise");
-  a.check_used("linformer", "k, share");
+  const KShareAlpha read = nn::read_options<KShareAlpha>(a, "linformer");
+  CHECK(read.k == 64);
+  CHECK(read.alpha == 0.5);
+  CHECK(read.share == "layerwise");
+  struct KOnly {
+    int64_t k = 1;
+    void bind(util::Options& o) { o.bind("k", k); }
+  };
+  CHECK(error_message([&] { nn::read_options<KOnly>(a, "linformer"); }) ==
+        "attention linformer: unknown option 'share' (it takes k)");
+  CHECK(error_message([] { nn::read_options<nn::NoOptions>(nn::AttentionArgs::parse("k=3"), "softmax"); }) ==
+        "attention softmax: unknown option 'k' (it takes no options)");
   CHECK(error_message([] { nn::AttentionArgs::parse("k=1,k=2"); }) ==
         "attention_options: 'k' is given twice");
-  CHECK(error_message([] { nn::AttentionArgs::parse("k=x").get_int("k", 0); }) ==
-        "attention_options: k must be an integer, got 'x'");
+  CHECK(error_message([] { nn::read_options<KShareAlpha>(nn::AttentionArgs::parse("k=x"), "linformer"); }) ==
+        "attention linformer: option 'k' expects an integer, got 'x'");
+  CHECK(error_message([] { nn::read_options<KShareAlpha>(nn::AttentionArgs::parse("k=0"), "linformer"); }) ==
+        "attention linformer: option 'k' must be in 1..1048576, got '0'");
   CHECK(nn::AttentionArgs::parse("").empty());
+  // The declaration's lines for --help, with the defaults.
+  const std::string usage = nn::declare_options<KShareAlpha>().usage();
+  CHECK(usage.find("  k=1 ") != std::string::npos);
+  CHECK(usage.find("  share=none ") != std::string::npos);
 }

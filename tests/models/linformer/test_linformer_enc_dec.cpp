@@ -4,6 +4,7 @@
 // to reverse 4 symbols.
 #include "helpers.h"
 #include "models/linformer.h"
+#include "tests/models/linformer/tiny_enc_dec.h"
 #include "models/transformer/copy_task.h"
 
 using namespace attic;
@@ -12,24 +13,7 @@ using attic::testing::error_message;
 
 namespace {
 
-LinformerEncDecOptions tiny(DecoderMask mask, Causal causal) {
-  LinformerEncDecOptions o;
-  o.enc = LinformerEncDecOptions::encoder_defaults(7, 6, 8);
-  o.dec = LinformerEncDecOptions::decoder_defaults(7, 6, 8);
-  for (LinformerLMOptions* side : {&o.enc, &o.dec}) {
-    side->dropout_tokens = 0;
-    side->body.dim_k = 3;
-    side->body.dim_ff = 16;
-    side->body.nhead = 2;
-    side->body.depth = 2;
-    side->body.dropout = 0;
-    side->body.dropout_ff = 0;
-    side->body.parameter_sharing = Sharing::Headwise;
-  }
-  o.dec.body.decoder_mask = mask;
-  o.dec.body.causal = causal;
-  return o;
-}
+using attic::testing::tiny_enc_dec;
 
 }  // namespace
 
@@ -38,7 +22,7 @@ TEST_CASE("decoder: causal under decoder_mask = self, reading ahead under the pa
                                                                     {DecoderMask::Context, Causal::Leaky}}));
   INFO(to_string(mask));
   manual_seed(3);
-  LinformerEncDec m(tiny(mask, causal));
+  LinformerEncDec m(tiny_enc_dec(mask, causal));
   NoGradGuard g;
   Tensor x = randint(1, 7, {1, 6});
   Tensor y = from_vector<int64_t>({0, 1, 2, 3, 4, 5}, {1, 6});
@@ -50,7 +34,7 @@ TEST_CASE("decoder: causal under decoder_mask = self, reading ahead under the pa
 
 TEST_CASE("greedy decoding equals teacher forcing on the decoded tokens", "[linformer]") {
   manual_seed(4);
-  LinformerEncDec m(tiny(DecoderMask::Self, Causal::Prefix));
+  LinformerEncDec m(tiny_enc_dec(DecoderMask::Self, Causal::Prefix));
   Tensor x = randint(1, 7, {2, 6});
   Tensor out = m.greedy_decode(x, 6);  // [2, 6]
   Tensor tgt_in = cat({zeros({2, 1}, kInt64), out.narrow(1, 0, 5)}, 1);
@@ -69,7 +53,7 @@ TEST_CASE("a small LinformerEncDec learns to reverse 4 symbols through 2 slots",
   o.batch_size = 16;
   o.learning_rate = 1e-2;
   o.eval_size = 100;
-  LinformerEncDecOptions lo = tiny(DecoderMask::Self, Causal::Prefix);
+  LinformerEncDecOptions lo = tiny_enc_dec(DecoderMask::Self, Causal::Prefix);
   for (LinformerLMOptions* side : {&lo.enc, &lo.dec}) {
     side->num_tokens = 5;
     side->body.input_size = 4;

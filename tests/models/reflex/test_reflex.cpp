@@ -258,7 +258,7 @@ TEST_CASE("reflex and route refuse bad options and missing earlier states", "[re
   CHECK(error_message([] { RouteAttention a(mixer(2, "k=3")); }) ==
         "attention route: unknown option 'k' (it takes norm_prev)");
   CHECK(error_message([] { RouteAttention a(mixer(2, "norm_prev=maybe")); }) ==
-        "attention_options: norm_prev must be true or false, got 'maybe'");
+        "attention route: option 'norm_prev' expects true or false, got 'maybe'");
   ReflexAttention a(mixer(2));
   const Tensor x = randn({1, 3, 24});
   CHECK(error_message([&] { a.forward(x, {.layer = 2}); }) ==
