@@ -1,5 +1,6 @@
 #include "optim/optimizer.h"
 
+#include <limits>
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -8,8 +9,11 @@
 
 namespace attic::optim {
 
+// lr and weight_decay: >= 0, and finite as the float32 the update computes in.
 void check_non_negative(const char* optimizer, const char* option, double value) {
   ATTIC_CHECK(value >= 0.0, optimizer, ": invalid ", option, " ", value, " (must be >= 0)");
+  ATTIC_CHECK(value <= double(std::numeric_limits<float>::max()), optimizer, ": invalid ", option, " ", value,
+              " (must be at most 3.4e38, the largest float32)");
 }
 
 Optimizer::Optimizer(const char* name, std::vector<ParamGroup> groups, double default_lr,

@@ -11,6 +11,7 @@
 #include "nn/safetensors.h"
 #include "ops/ops.h"
 #include "util/atomic_file.h"
+#include "util/utf8.h"
 
 namespace attic::train {
 
@@ -63,7 +64,12 @@ static CheckpointInfo parse_info(const std::map<std::string, std::string>& m, co
   // A checkpoint from before the attention socket has nanoGPT's softmax attention.
   info.attention = m.count("attention") ? m.at("attention") : "softmax";
   info.attention_options = m.count("attention_options") ? m.at("attention_options") : "";
-  info.vocabulary = field(m, "vocabulary", path);
+  // The tokenizer's bytes travel as the code points U+0000..U+00FF (util/utf8.h): JSON text
+  // must be UTF-8, and a vocabulary of bytes from non-ASCII text is not.
+  const std::optional<std::string> vocabulary = util::utf8_as_bytes(field(m, "vocabulary", path));
+  ATTIC_CHECK(vocabulary.has_value(), "checkpoint '", path, "': metadata 'vocabulary' holds a character above U+00FF; "
+              "attic writes each byte of its vocabulary as one of U+0000..U+00FF");
+  info.vocabulary = *vocabulary;
   ATTIC_CHECK(!info.vocabulary.empty(), "checkpoint '", path, "': metadata 'vocabulary' is empty");
   info.iter_num = to_int(field(m, "iter_num", path), "iter_num", path);
   ATTIC_CHECK(info.iter_num >= 0, "checkpoint '", path, "': metadata 'iter_num' is ", info.iter_num,
@@ -156,7 +162,7 @@ void save_checkpoint(const std::string& out_dir, const nn::Module& model,
       {"config", info.config},
       {"attention", info.attention},
       {"attention_options", info.attention_options},
-      {"vocabulary", info.vocabulary},
+      {"vocabulary", util::bytes_as_utf8(info.vocabulary)},
       {"iter_num", std::to_string(info.iter_num)},
       {"best_val_loss", exact(info.best_val_loss)},
       {"rng", rng.str()},

@@ -14,6 +14,7 @@
 #include "optim/schedule.h"
 #include "tensor/error.h"
 #include "util/quote_value.h"
+#include "util/utf8.h"
 
 namespace attic::train {
 
@@ -94,6 +95,10 @@ void TrainConfig::validate() const {
     ATTIC_CHECK(v->find('"') == std::string::npos || v->find('\'') == std::string::npos,
                 "config key '", key, "' must not hold both kinds of quote, got ",
                 util::quote_value(*v));
+    // The checkpoint's header is JSON, which is UTF-8 text.
+    const size_t bad = util::first_invalid_utf8(*v);
+    ATTIC_CHECK(bad == std::string::npos, "config key '", key, "' must be UTF-8 text (byte ", bad,
+                " is not), got ", util::quote_value(*v));
   }
   std::error_code ec;
   ATTIC_CHECK(!std::filesystem::exists(out_dir, ec) || std::filesystem::is_directory(out_dir, ec),

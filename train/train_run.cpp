@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -60,6 +61,12 @@ TextDataset load_dataset(const TrainConfig& cfg) {
   std::cout << "dataset " << path << ": " << data.tokens().numel() << " characters, vocab "
             << data.vocab_size() << ", train " << data.size(Split::Train) << ", val "
             << data.size(Split::Val) << "\n";
+  // The tokenizer reads bytes, as nanoGPT's reads characters; beyond ASCII the two differ.
+  const std::string& v = data.tokenizer().vocabulary();
+  const auto high = std::count_if(v.begin(), v.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  if (high > 0)
+    std::cout << "note: " << high << " of the " << v.size() << " tokens are bytes 0x80..0xff: attic's character "
+              << "tokenizer reads bytes, and a character beyond ASCII is 2 to 4 of them in UTF-8\n";
   return data;
 }
 
@@ -76,8 +83,15 @@ void resume(const TrainConfig& cfg, const TextDataset& data, nn::Module& model,
   load_model(file, model, cfg.block_attention(), cfg.block_attention_options());
   if (cfg.reset_optimizer)
     std::cout << "reset_optimizer: AdamW starts afresh; " << optimizer_path(cfg.out_dir) << " is not read\n";
-  else
+  else {
+    // The settings this resume runs with win over the file's: each group's weight decay is
+    // what configure_optimizers gave it from cfg (the learning rate is set every iteration,
+    // and the betas are not in the file). Unchanged keys give the file's values back.
+    std::vector<double> decay;
+    for (const optim::ParamGroup& g : opt.param_groups()) decay.push_back(g.weight_decay);
     load_optimizer(cfg.out_dir, opt, ckpt);
+    for (size_t i = 0; i < decay.size(); ++i) opt.param_groups()[i].weight_decay = decay[i];
+  }
   default_generator().set_state(ckpt.rng);
   s.iter = ckpt.iter_num;
   s.best_val = ckpt.best_val_loss;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <system_error>
 
+#include "util/utf8.h"
+
 namespace attic::json {
 
 const char* type_name(Value::Type t) {
@@ -226,29 +228,7 @@ class Parser {
     }
   }
 
-  // Length of the valid UTF-8 sequence at pos_, 0 if invalid. Unicode's Table 3-7: the
-  // narrowed second-byte ranges rule out overlong forms (E0, F0), UTF-16 surrogates (ED)
-  // and code points above U+10FFFF (F4).
-  size_t utf8_length() const {
-    auto byte = [&](size_t i) -> unsigned {
-      return pos_ + i < s_.size() ? static_cast<unsigned char>(s_[pos_ + i]) : 0u;
-    };
-    const unsigned b0 = byte(0);
-    unsigned lo = 0x80, hi = 0xBF;
-    size_t n = 0;
-    if (b0 >= 0xC2 && b0 <= 0xDF) n = 2;
-    if (b0 >= 0xE0 && b0 <= 0xEF) n = 3;
-    if (b0 >= 0xF0 && b0 <= 0xF4) n = 4;
-    if (n == 0) return 0;
-    if (b0 == 0xE0) lo = 0xA0;
-    if (b0 == 0xED) hi = 0x9F;
-    if (b0 == 0xF0) lo = 0x90;
-    if (b0 == 0xF4) hi = 0x8F;
-    if (byte(1) < lo || byte(1) > hi) return 0;
-    for (size_t i = 2; i < n; ++i)
-      if (byte(i) < 0x80 || byte(i) > 0xBF) return 0;
-    return n;
-  }
+  size_t utf8_length() const { return util::utf8_sequence_length(s_, pos_); }
 
   void escape(std::string& out) {
     const size_t start = pos_++;  // '\'
@@ -319,6 +299,10 @@ Value parse(std::string_view text) { return Parser(text).document(); }
 // ---------------------------------------------------------------- writer
 
 std::string quote(std::string_view s) {
+  // A reader refuses invalid UTF-8, so the writer must never produce it.
+  const size_t bad = util::first_invalid_utf8(s);
+  if (bad != std::string_view::npos)
+    fail("json: a string to write is not UTF-8 (byte ", bad, " of ", s.size(), ")");
   std::string out = "\"";
   for (const char ch : s) {
     const unsigned char c = ch;

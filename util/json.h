@@ -85,7 +85,7 @@ Value parse(std::string_view text);
 std::string dump(const Value& v);
 
 // s as a JSON string literal with its quotes: `"`, `\` and control characters escaped,
-// other bytes (UTF-8) copied as they are.
+// other bytes (UTF-8) copied as they are. Throws attic::Error for s that is not UTF-8.
 std::string quote(std::string_view s);
 
 }  // namespace attic::json

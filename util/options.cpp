@@ -83,6 +83,11 @@ void Options::Entry::parse(const std::string& t) const {
     ATTIC_CHECK(!beyond, noun, " '", key, "' is beyond what a double holds (magnitudes 4.9e-324 to "
                 "1.8e308, or 0), got ", quote_value(t));
     ATTIC_CHECK(std::isfinite(x), noun, " '", key, "' expects a finite number, got ", quote_value(t));
+    // The models compute in float32: a learning rate, a decay or a temperature beyond its
+    // largest value would be inf there.
+    ATTIC_CHECK(std::fabs(x) <= double(std::numeric_limits<float>::max()), noun, " '", key,
+                "' must be at most 3.4e38 in magnitude (the largest float32, as the models compute), got ",
+                quote_value(t));
     const bool above_lo = flo_open ? x > flo : x >= flo;
     const bool below_hi = fhi_open ? x < fhi : x <= fhi;
     if (!above_lo || !below_hi) {

@@ -39,7 +39,8 @@ class Options {
   // and the range. Without a range an int key still refuses what does not fit int64.
   Options& int_range(int64_t lo, int64_t hi);
   // Limits the float key bound last to [lo, hi], or (lo, hi] with lo_open, [lo, hi) with
-  // hi_open. Any float key refuses nan, inf and what a double cannot hold.
+  // hi_open. Any float key refuses nan, inf and a magnitude beyond float32's largest
+  // (3.4e38), which is where the models use it.
   Options& float_range(double lo, double hi, bool lo_open = false, bool hi_open = false);
   // The string key bound last refuses the empty string.
   Options& non_empty();

@@ -394,6 +394,10 @@ TEST_CASE("every corrupted checkpoint of the corpus is refused with one line nam
   optim_case("weight_decay NaN", [](Meta&, nn::StateDict& t) {
     t["group.0.weight_decay"] = scalar_tensor(std::nan(""), kFloat64);
   });
+  optim_case("weight_decay 1e300", [](Meta&, nn::StateDict& t) {
+    t["group.0.weight_decay"] = scalar_tensor(1e300, kFloat64);
+  });
+  optim_case("lr 1e300", [](Meta&, nn::StateDict& t) { t["group.1.lr"] = scalar_tensor(1e300, kFloat64); });
   optim_case("iter_num 1", [](Meta& m, nn::StateDict&) { m["iter_num"] = "1"; });
   optim_case("no iter_num", [](Meta& m, nn::StateDict&) { m.erase("iter_num"); });
   optim_case("iter_num abc", [](Meta& m, nn::StateDict&) { m["iter_num"] = "abc"; });

@@ -126,6 +126,13 @@ TEST_CASE("ranges name the key and the accepted values, and a float is any finit
   o.set("lr", "1e-320");  // a denormal
   CHECK(lr > 0);
   CHECK(lr < 1e-300);
+  // The models compute in float32: a magnitude beyond its largest would be inf there.
+  CHECK(error_message([&] { o.set("lr", "1e308"); }) ==
+        "config key 'lr' must be at most 3.4e38 in magnitude (the largest float32, as the models compute), "
+        "got '1e308'");
+  CHECK(error_message([&] { o.set("lr", "-9.3e18"); }).empty());  // 2^63 is a float32 still
+  o.set("lr", "3.4e38");
+  CHECK(lr == 3.4e38);
   o.set("threads", "1024");
   CHECK(threads == 1024);
   CHECK_FALSE(o.given("peak"));
