@@ -5,6 +5,7 @@
 //   attic sample --out_dir=out-shakespeare-char-cpu --start="ROMEO:"
 //   attic eval --out_dir=out-shakespeare-char-cpu
 //   attic compare config/compare_attention.cfg
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -14,6 +15,7 @@
 #include "lab/commands.h"
 #include "tensor/error.h"
 #include "util/quote_value.h"
+#include "util/utf8.h"
 
 namespace {
 
@@ -34,13 +36,28 @@ const char* kUsage =
     "  analyze  Renyi entropy of each block (attic analyze entropy) or route attention's\n"
     "           routers (attic analyze routers)\n";
 
-// One line of at most about 1000 bytes, whatever the message holds: a message that quotes a
-// huge value is cut, and says how long it was.
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  if (s.size() > 1000) s = s.substr(0, 900) + "... (a message of " + std::to_string(s.size()) + " bytes)";
-  return s;
+// One line of valid UTF-8 and at most about 500 bytes, whatever the message holds: line
+// breaks become blanks, a byte that is not UTF-8 is written \xNN, and a message that quotes
+// a huge value is cut where a character ends, and says how long it was.
+std::string one_line(const std::string& message) {
+  std::string s;
+  for (size_t i = 0; i < message.size();) {
+    const size_t n = attic::util::utf8_sequence_length(message, i);
+    if (n == 0) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(message[i]));
+      s += hex;
+      i += 1;
+      continue;
+    }
+    const char c = message[i];
+    s += n == 1 && (c == '\n' || c == '\r') ? std::string(" ") : message.substr(i, n);
+    i += n;
+  }
+  if (s.size() <= 500) return s;
+  size_t cut = 400;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  return s.substr(0, cut) + "... (a message of " + std::to_string(s.size()) + " bytes)";
 }
 
 // libstdc++'s "filesystem error: cannot create directories: Permission denied [/x]" as

@@ -15,6 +15,7 @@
 #include "lab/gemm_trace.h"
 #include "tensor/memory.h"
 #include "tensor/threads.h"
+#include "train/size_check.h"
 
 namespace attic::lab {
 
@@ -106,6 +107,19 @@ int bench_train(const TrainShape& shape, const std::string& attention, Device de
   cfg.n_embd = shape.n_embd;
   cfg.dropout = shape.dropout;
   const int64_t B = shape.batch_size;
+  {  // a shape the machine cannot hold is refused at once, with the estimate (train/size_check.h)
+    train::TrainConfig sized;
+    sized.block_size = cfg.block_size;
+    sized.n_layer = cfg.n_layer;
+    sized.n_head = cfg.n_head;
+    sized.n_embd = cfg.n_embd;
+    sized.batch_size = B;
+    if (device == Device::CPU)
+      train::check_size("bench train", "n_layer=" + std::to_string(cfg.n_layer) + " n_head=" +
+                        std::to_string(cfg.n_head) + " n_embd=" + std::to_string(cfg.n_embd) + " block_size=" +
+                        std::to_string(cfg.block_size) + " batch_size=" + std::to_string(B),
+                        train::train_size(sized, cfg.vocab_size));
+  }
   if (threads > 0) set_num_threads(int(threads));
   manual_seed(1337);
   const TextDataset data = TextDataset::from_file(default_dataset_path());

@@ -142,6 +142,28 @@ void check_finite(const std::string& path, const nn::StateDict& tensors) {
 
 }  // namespace
 
+// A save that stopped after its commit left the optimizer state the model names in the
+// .next file. Before this save writes a new .next, that one is renamed into place, so that
+// a kill between this save's steps still leaves a pair: the model on disk and the optimizer
+// file it names. (The save holds the out_dir's lock; a resume only reads.)
+static void finish_interrupted_save(const std::string& out_dir) {
+  const std::string path = optimizer_path(out_dir), pending = pending_optimizer_path(out_dir);
+  if (!fs::exists(pending) || !fs::exists(model_path(out_dir))) return;
+  std::string named, held;
+  try {
+    named = read_checkpoint_info(out_dir).optimizer_fnv1a64;
+    const nn::SafetensorsFile f = nn::load_safetensors(pending);
+    held = f.metadata.count("fnv1a64") ? f.metadata.at("fnv1a64") : "";
+  } catch (const Error&) {
+    return;  // a torn pending file, or no readable model: this save replaces both
+  }
+  if (named.empty() || named != held) return;
+  std::error_code ec;
+  fs::rename(pending, path, ec);
+  ATTIC_CHECK(!ec, "checkpoint: cannot rename '", pending, "' to '", path, "': ", ec.message());
+  util::sync_directory_of(path);
+}
+
 void save_checkpoint(const std::string& out_dir, const nn::Module& model,
                      const optim::Optimizer& opt, const CheckpointInfo& info) {
   // A non-finite weight or moment is never saved: the pair already there stays good.
@@ -150,6 +172,7 @@ void save_checkpoint(const std::string& out_dir, const nn::Module& model,
       fail("checkpoint: not saved to '", out_dir, "': tensor '", bad->name, "' holds ",
            bad->value, " at element ", bad->index, "; the checkpoint already there stays");
   fs::create_directories(out_dir);
+  finish_interrupted_save(out_dir);
   std::ostringstream rng;
   for (size_t i = 0; i < info.rng.size(); ++i) rng << (i ? " " : "") << info.rng[i];
   // 1. The optimizer under its pending name, with its checksum.
@@ -216,7 +239,9 @@ CheckpointInfo load_model(const std::string& out_dir, nn::Module& model,
 }
 
 // The optimizer file the model names by its checksum: optim.safetensors, or the pending
-// file of a save that stopped after its commit, which is then renamed to finish it.
+// file of a save that stopped after its commit. Reading renames nothing (a refused resume
+// leaves the folder as it was, and a running training may be about to rename it itself):
+// the next save writes a new pending file and finishes with it.
 static nn::SafetensorsFile matching_optimizer(const std::string& out_dir, const CheckpointInfo& model) {
   const std::string path = optimizer_path(out_dir), pending = pending_optimizer_path(out_dir);
   const std::string& want = model.optimizer_fnv1a64;
@@ -240,13 +265,7 @@ static nn::SafetensorsFile matching_optimizer(const std::string& out_dir, const 
       ok = f.metadata.count("fnv1a64") && f.metadata.at("fnv1a64") == want;
     } catch (const Error&) {  // a save that stopped while writing it: not the one wanted
     }
-    if (ok) {
-      std::error_code ec;
-      fs::rename(pending, path, ec);
-      ATTIC_CHECK(!ec, "checkpoint: cannot rename '", pending, "' to '", path, "': ", ec.message());
-      util::sync_directory_of(path);
-      return f;
-    }
+    if (ok) return f;
   }
   fail("checkpoint '", path, "' is not the optimizer state saved with '", model_path(out_dir),
        "': that file names the checksum ", want, ", but ", found,

@@ -63,7 +63,8 @@ CheckpointInfo load_model(const std::string& out_dir, nn::Module& model,
 void load_model(const CheckpointFile& file, nn::Module& model, const std::string& attention,
                 const std::string& attention_options);
 // Loads the optimizer file that belongs to the model of `model`: the one whose checksum
-// the model names (finishing an interrupted save's step 3 if needed), or, for an older
+// the model names (optim.safetensors, or the .next file of a save stopped after its commit,
+// read where it is: the next save finishes it), or, for an older
 // checkpoint, optim.safetensors of the same iteration. No parameter's step may exceed
 // the iteration. Every error names the file.
 void load_optimizer(const std::string& out_dir, optim::Optimizer& opt, const CheckpointInfo& model);

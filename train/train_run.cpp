@@ -207,10 +207,6 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   // A size the machine cannot hold is refused before the out_dir is touched.
   if (device == Device::CPU)
     check_size("train: the model", step_size_settings(cfg), train_size(cfg, data.vocab_size()));
-  // One training per out_dir: the lock is held until the run returns or the process ends.
-  std::filesystem::create_directories(cfg.out_dir);
-  const util::FileLock lock(cfg.out_dir + "/train.lock", "out_dir '" + cfg.out_dir + "'");
-
   manual_seed(uint64_t(cfg.seed));
   std::unique_ptr<models::LanguageModel> lm =
       naming_settings("train: building the model", model_size_settings(cfg), [&] {
@@ -221,10 +217,14 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   optim::AdamW opt = lm->configure_optimizers(cfg.weight_decay, cfg.learning_rate,
                                               {cfg.beta1, cfg.beta2});
   State s;
+  // Reading a checkpoint writes nothing, so a resume that is refused leaves the out_dir as
+  // it was; the lock comes after it.
   if (cfg.init_from == "resume") resume(cfg, data, *lm, opt, s);
+  // One training per out_dir: the lock is held until the run returns or the process ends.
+  std::filesystem::create_directories(cfg.out_dir);
+  const util::FileLock lock(cfg.out_dir + "/train.lock", "out_dir '" + cfg.out_dir + "'");
   std::printf("number of parameters: %.2fM\n", double(lm->reported_params()) / 1e6);
 
-  std::filesystem::create_directories(cfg.out_dir);
   const bool live = isatty(STDERR_FILENO);
   const auto start = Clock::now();
   s.first_iter = s.iter;
@@ -253,6 +253,9 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   const double secs = std::chrono::duration<double>(Clock::now() - start).count();
   std::printf("done: %lld iterations in %.1f s, best val loss %.4f\n", (long long)s.iter, secs,
               s.best_val);
+  if (!std::filesystem::exists(model_path(cfg.out_dir)))
+    std::printf("no checkpoint written: as in nanoGPT, iteration 0 is never saved; train at least one "
+                "iteration (max_iters >= 1) for a checkpoint to sample, evaluate or resume\n");
 
   RunResult r;
   r.params = lm->reported_params();

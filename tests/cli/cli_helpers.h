@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "tests/catch.h"
+#include "util/fnv1a.h"
 #include <sys/wait.h>
 
 namespace attic::testing {
@@ -91,6 +93,25 @@ inline std::vector<std::string> lines_matching(const std::string& text, const st
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);)
     if (std::regex_search(line, re)) out.push_back(line);
+  return out;
+}
+
+// Every file below dir, by relative name, with its size and FNV-1a checksum: what "the
+// folder is as it was, byte for byte" compares. Empty for a folder that does not exist.
+inline std::map<std::string, std::string> dir_snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return out;
+  for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
+    if (!e.is_regular_file()) continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    const std::string b = bytes.str();
+    util::Fnv1a sum;
+    sum.update(b.data(), b.size());
+    out[fs::relative(e.path(), dir).string()] = std::to_string(b.size()) + ":" + util::hex16(sum.value());
+  }
   return out;
 }
 
