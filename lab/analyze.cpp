@@ -16,6 +16,7 @@
 #include "models/gpt.h"
 #include "lab/reflex_visualizer.h"
 #include "util/atomic_file.h"
+#include "util/files.h"
 
 namespace attic::lab {
 
@@ -43,6 +44,7 @@ int analyze_routers(const std::vector<std::string>& args) {
   ATTIC_CHECK(r.config.n_layer > 2, "analyze routers: the checkpoint in ", out_dir, " has ",
               r.config.n_layer, " blocks; routers are used from block 2 on");
   const std::string path = out_dir + "/" + file;
+  util::check_output_file(path, "the routers picture (--file)");
   util::write_file_atomic(path, routers_svg(*gpt, int(cell)));
   std::cout << "wrote " << path << ": K_router and V_router of blocks 2 to " << r.config.n_layer - 1
             << ", 3 sources x " << r.config.n_head << " heads\n";

@@ -155,11 +155,23 @@ int analyze_entropy(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   for (Model& m : models) {
     std::vector<int64_t> ids;
+    const std::string& dir = out_dirs[size_t(&m - models.data())];
     for (const std::string& p : prompts) {
-      const std::vector<int64_t> e = m.restored.tokenizer->encode(p);
+      // The prompts come from the first checkpoint's dataset; every model must read them.
+      const std::vector<int64_t> e = [&] {
+        try {
+          return m.restored.tokenizer->encode(p);
+        } catch (const Error& err) {
+          fail("analyze entropy: the prompts, drawn from the dataset of ", out_dirs[0], ", are not in the vocabulary of ",
+               dir, "'s checkpoint (", err.what(), "); give checkpoints trained on the same text");
+        }
+      }();
       ids.insert(ids.end(), e.begin(), e.end());
     }
     const int64_t T0 = int64_t(ids.size()) / n;
+    ATTIC_CHECK(T0 <= m.restored.config.block_size, "analyze entropy: the short prompts are ", T0,
+                " tokens, longer than the block_size ", m.restored.config.block_size, " of ", dir,
+                "'s checkpoint; give checkpoints of block_size >= ", T0);
     const Tensor short_ids = from_vector(ids, {n, T0});
     Generator gen{uint64_t(seed) + 1};
     std::vector<std::pair<std::string, Tensor>> todo = {{"T = " + std::to_string(T0), short_ids}};

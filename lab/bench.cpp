@@ -160,6 +160,9 @@ int bench(const std::vector<std::string>& args) {
   std::string causal = "both";
   int64_t n = 4096;
   int64_t new_tokens = 1000, block_size = 0;
+  // Far beyond what a CPU step or a sample loop can time, and small enough that the GPT's
+  // position table, [block_size, C], is counted without overflow.
+  constexpr int64_t kMaxBlockSize = int64_t(1) << 20;
   // bench train: a shape field not given keeps the preset's value
   int64_t batch_size = 0, n_layer = 0, n_head = 0, n_embd = 0;
   double dropout = 0;
@@ -184,7 +187,7 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("n", n, "linformer --checkpoints: the stack's sequence length").int_range(1, kMaxN);
   opts.bind("new_tokens", new_tokens, "sample: tokens to generate").int_range(1, kMax);
   opts.bind("block_size", block_size, "sample: the GPT's context (default 64, the laptop "
-            "recipe's); train: replaces the preset's").int_range(1, kMax);
+            "recipe's); train: replaces the preset's").int_range(1, kMaxBlockSize);
   opts.bind("batch_size", batch_size, "train: replaces the preset's").int_range(1, kMax);
   opts.bind("n_layer", n_layer, "train: replaces the preset's").int_range(1, kMax);
   opts.bind("n_head", n_head, "train: replaces the preset's").int_range(1, kMax);

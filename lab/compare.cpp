@@ -40,20 +40,27 @@ const char* kCompareUsage =
     "    softmax: attention=softmax        (NAME: key=value ...)\n"
     "  --key=value flags apply to every run; a run's own keys win over them.\n";
 
-// The run's result.json when it holds `config`, the config this run would train now.
+// The run's result.json when it holds `config`, the config this run would train now. A
+// result.json that cannot be read (cut short, edited, not JSON) is said and trained again,
+// as one of another config is: it is the compare's own record, rewritten when the run ends.
 std::optional<RunResult> finished_result(const std::string& dir, const std::string& config) {
   const std::string path = dir + "/result.json";
   std::ifstream in(path);
   if (!in) return std::nullopt;
   std::ostringstream text;
   text << in.rdbuf();
-  const json::Value v = json::parse(text.str());
-  const json::Value* recorded = v.find("config");
-  if (!recorded || !recorded->is_string() || recorded->as_string() != config) {
-    std::cout << "  " << path << " was written with another config: training again\n";
+  try {
+    const json::Value v = json::parse(text.str());
+    const json::Value* recorded = v.find("config");
+    if (!recorded || !recorded->is_string() || recorded->as_string() != config) {
+      std::cout << "  " << path << " was written with another config: training again\n";
+      return std::nullopt;
+    }
+    return run_result_from_json(v, path);
+  } catch (const Error& e) {
+    std::cout << "  " << path << " cannot be read (" << e.what() << "): training again\n";
     return std::nullopt;
   }
-  return run_result_from_json(v, path);
 }
 
 }  // namespace

@@ -19,13 +19,22 @@ std::string read_text_file(const std::string& path, const std::string& what) {
   const fs::file_status st = fs::status(path, ec);
   ATTIC_CHECK(fs::exists(st), "cannot read ", named, ": no such file");
   ATTIC_CHECK(!fs::is_directory(st), "cannot read ", named, ": it is a folder, not a file");
+  // A device never ends (/dev/zero, /dev/urandom); a pipe (a shell's <(...)) does.
+  ATTIC_CHECK(fs::is_regular_file(st) || fs::is_fifo(st), "cannot read ", named, ": it is ",
+              fs::is_character_file(st) || fs::is_block_file(st) ? "a device" : "not a regular file",
+              ", not a file of text");
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   ATTIC_CHECK(in.is_open(), "cannot read ", named, ": ", errno ? std::strerror(errno) : "cannot open it");
-  std::ostringstream text;
-  if (in.peek() != std::ifstream::traits_type::eof()) text << in.rdbuf();
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, size_t(in.gcount()));
+    ATTIC_CHECK(text.size() <= kMaxTextFileBytes, "cannot read ", named, ": it holds more than ",
+                kMaxTextFileBytes >> 30, " GiB, more than attic reads as text");
+  }
   ATTIC_CHECK(!in.bad(), "cannot read ", named, ": reading failed");
-  return text.str();
+  return text;
 }
 
 void check_output_file(const std::string& path, const std::string& what) {

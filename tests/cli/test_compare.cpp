@@ -81,6 +81,18 @@ TEST_CASE("attic compare trains each run and writes a table and a picture of the
     CHECK(lines_matching(changed.out, "was written with another config: training again$").size() == 2);
     CHECK(lines_matching(changed.out, "^done: 6 iterations").size() == 2);
   }
+  SECTION("a result.json cut short or not JSON is said, and its run trains again") {
+    std::ofstream(s.path("cmp/softmax/result.json"), std::ios::trunc) << "{\"params\": 12";
+    std::ofstream(s.path("cmp/linear_elu/result.json"), std::ios::trunc) << "not json";
+    Run again = attic_run("compare " + cfg);
+    INFO(again.out);
+    REQUIRE(again.code == 0);
+    CHECK(lines_matching(again.out, "^  .*/cmp/softmax/result.json cannot be read \\(json: .*\\): training again$")
+              .size() == 1);
+    CHECK(lines_matching(again.out, "^  .*/cmp/linear_elu/result.json cannot be read ").size() == 1);
+    CHECK(lines_matching(again.out, "^done: 10 iterations").size() == 2);
+    CHECK(read(s.path("cmp/compare.md")) != "");
+  }
 }
 
 TEST_CASE("attic compare gives every run the same seed and batches", "[cli][compare][e2e]") {

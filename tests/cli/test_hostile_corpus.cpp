@@ -124,6 +124,13 @@ TEST_CASE("the hostile corpus: every key of every command, hostile values, one l
           "[cli][robustness][corpus]") {
   Scratch s;
   const fs::path err = s.dir / "stderr.txt";
+  // Every command runs in the scratch folder, so that a relative name it is given ("a\nb",
+  // "digit_mul:3") is made there, and goes with it.
+  struct InFolder {
+    fs::path was = fs::current_path();
+    ~InFolder() { fs::current_path(was); }
+  } in_folder;
+  fs::current_path(s.dir);
   // A checkpoint for sample, eval and analyze to read.
   REQUIRE(attic_run("train " + s.tiny("ck") + " --max_iters=4 --eval_interval=4").code == 0);
   fs::create_directories(s.dir / "a_dir");
@@ -156,7 +163,8 @@ TEST_CASE("the hostile corpus: every key of every command, hostile values, one l
   const std::vector<std::string> floats = {"0", "-1", "1e308", "1e39", "4.9e-324", "nan", "inf", "-0", "abc", ""};
   const std::vector<std::string> bools = {"maybe", "2", ""};
   const std::vector<std::string> strings = {"", std::string(3000, 'x'), "h\xc3\xa9llo \xe2\x98\x83",
-                                            "caf\xe9", "a\nb", s.path("a_dir"), "/dev/zero"};
+                                            "caf\xe9", "a\nb", s.path("a_dir"), "/dev/zero", "FILE:/dev/zero",
+                                            "FILE:" + s.path("a_dir"), "digit_mul:3"};
   const bool sanitized = sanitized_build();
 
   const auto ck_before = dir_snapshot(ck);
@@ -209,4 +217,33 @@ TEST_CASE("the hostile corpus: every key of every command, hostile values, one l
   for (const std::string& f : failures) std::cout << "  " << f << "\n";
   CHECK(lines > 300);
   CHECK(failures.empty());
+}
+
+TEST_CASE("the lab's refusals name the file, the checkpoint or the flag to change", "[cli][robustness]") {
+  Scratch s;
+  const std::string small = " --n_layer=3 --block_size=8 --max_iters=4 --eval_interval=4";
+  REQUIRE(attic_run("train " + s.tiny("route") + small + " --attention=route").code == 0);
+  {
+    std::ofstream(s.path("other.txt")) << std::string(2000, 'q') << "\n";
+  }
+  REQUIRE(attic_run("train " + s.tiny("long") + " --n_layer=3 --max_iters=4 --eval_interval=4").code == 0);
+  REQUIRE(attic_run("train " + s.tiny("other") + " --n_layer=3 --max_iters=4 --eval_interval=4 --dataset=" +
+                    s.path("other.txt")).code == 0);
+  fs::create_directories(s.path("route/a_dir"));
+  const auto before = dir_snapshot(s.path("route"));
+  check_one_line(attic_run("analyze routers --out_dir=" + s.path("route") + " --file=a_dir"),
+                 "cannot write the routers picture (--file) '" + s.path("route/a_dir") +
+                     "': it exists and is a folder; give a file's path");
+  check_one_line(attic_run("analyze entropy --out_dir=" + s.path("route") + " --n=4 --n_long=2 --threads=1"),
+                 "analyze entropy: the short prompts are 9 tokens, longer than the block_size 8 of " +
+                     s.path("route") + "'s checkpoint; give checkpoints of block_size >= 9");
+  CHECK(dir_snapshot(s.path("route")) == before);
+  const Run two = attic_run("analyze entropy --out_dir=" + s.path("long") + " --out_dir=" + s.path("other") +
+                            " --n=4 --n_long=2 --threads=1 --svg=" + s.path("e.svg"));
+  CHECK(two.code == 2);
+  CHECK(lines_matching(two.out, "^attic: analyze entropy: the prompts, drawn from the dataset of " + s.path("long") +
+                                    ", are not in the vocabulary of " + s.path("other") + "'s checkpoint")
+            .size() == 1);
+  check_one_line(attic_run("bench sample --block_size=4611686018427387904"),
+                 "config key 'block_size' must be in 1..1048576, got '4611686018427387904'");
 }
