@@ -147,7 +147,7 @@ TEST_CASE("the hostile corpus: every key of every command, hostile values, one l
       {"eval", "--out_dir=" + ck + " --eval_iters=1 --threads=1", {"eval_iters", "n"}, {}, false},
       {"seq2seq", "--length=4 --symbols=3 --steps=2 --eval_size=2 --n_layer=1 --n_head=1 --n_embd=8 --hidden=8 "
                   "--batch_size=2 --threads=1 --log_interval=0",
-       {"steps", "eval_size", "log_interval"}, {}, false},
+       {"steps", "log_interval"}, {}, false},
       {"bench train", "--iters=1 --warmup=0 --threads=1 --n_layer=1 --n_embd=32 --n_head=2 --block_size=16 "
                       "--batch_size=2",
        {"iters", "warmup", "new_tokens", "max_n", "softmax_max_n", "n"},
