@@ -5,7 +5,8 @@
 //   - exit 0, or exit 2 with exactly one "attic: " line on stderr, short and valid UTF-8;
 //   - never die of a signal;
 //   - leave the checkpoint it reads, and on a refusal the out_dir it was given, as they were;
-//   - when train exits 0, leave an out_dir that attic eval accepts.
+//   - when train exits 0, leave an out_dir that eval, sample and a resume accept (or say
+//     that it saved nothing, as a run of max_iters = 0 does).
 // The test prints the corpus's size and its outcomes. A key that counts work (max_iters,
 // num_samples, ...) is a valid request at any size that takes as long as it says: it gets
 // the small hostile values only.
@@ -204,8 +205,13 @@ TEST_CASE("the hostile corpus: every key of every command, hostile values, one l
             // A run that saved nothing says so (nanoGPT never saves iteration 0): max_iters = 0,
             // eval_only. Any other must leave a checkpoint that eval accepts.
             const bool said = o.out.find("no checkpoint written: ") != std::string::npos;
-            if (!said && run("eval --out_dir=" + sh_quote(dir) + " --eval_iters=1 --threads=1", err).code != 0)
+            const std::string at = " --out_dir=" + sh_quote(dir) + " --threads=1";
+            if (!said && run("eval" + at + " --eval_iters=1", err).code != 0)
               fail("exit 0, but attic eval refuses its out_dir");
+            if (!said && run("sample" + at + " --num_samples=1 --max_new_tokens=2", err).code != 0)
+              fail("exit 0, but attic sample refuses its out_dir");
+            if (!said && run("train" + at + " --init_from=resume --eval_iters=1", err).code != 0)
+              fail("exit 0, but a resume refuses its out_dir");
           }
         }
         if (c.fresh_out_dir) fs::remove_all(out_dir);
