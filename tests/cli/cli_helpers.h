@@ -96,6 +96,21 @@ inline std::vector<std::string> lines_matching(const std::string& text, const st
   return out;
 }
 
+// 'text' for sh: every character literal.
+inline std::string sh_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// The whole file at p ("" when it cannot be read).
+inline std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 // Every file below dir, by relative name, with its size and FNV-1a checksum: what "the
 // folder is as it was, byte for byte" compares. Empty for a folder that does not exist.
 inline std::map<std::string, std::string> dir_snapshot(const fs::path& dir) {
@@ -104,10 +119,7 @@ inline std::map<std::string, std::string> dir_snapshot(const fs::path& dir) {
   if (!fs::exists(dir, ec)) return out;
   for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
     if (!e.is_regular_file()) continue;
-    std::ifstream in(e.path(), std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    const std::string b = bytes.str();
+    const std::string b = slurp(e.path());
     util::Fnv1a sum;
     sum.update(b.data(), b.size());
     out[fs::relative(e.path(), dir).string()] = std::to_string(b.size()) + ":" + util::hex16(sum.value());

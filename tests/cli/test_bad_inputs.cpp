@@ -25,25 +25,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using attic::testing::sh_quote;
+using attic::testing::slurp;
+
 struct Outcome {
   int code;
   std::string out, err;
 };
-
-// 'text' for sh: every character literal.
-std::string sh_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// The whole file at p ("" when it cannot be read).
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The scratch folder: a small corpus, a checkpoint trained on it, and the bad files.
 struct Fixture {

@@ -32,20 +32,6 @@ using namespace attic::testing;
 
 namespace {
 
-// 'text' for sh: every character literal.
-std::string sh_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 struct Outcome {
   int code = -1;  // exit code; 128 + N for signal N
   std::string out, err;
