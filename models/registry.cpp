@@ -134,7 +134,8 @@ std::unique_ptr<LanguageModel> make_with(const ModelSpec& spec) {
 std::vector<ModelEntry>& models() {
   const nn::OptionsDecl none = nn::declare_options<nn::NoOptions>();
   static std::vector<ModelEntry> all = {
-      {"gpt", "nanoGPT's GPT: pre-LN blocks of any registered attention (karpathy/nanoGPT, model.py)", "", none,
+      {"gpt", "nanoGPT's GPT: pre-LN blocks of any registered attention (karpathy/nanoGPT, model.py)", "",
+       nn::declare_options<GptOptions>(),
        {"transformer.wte.weight", "transformer.wpe.weight", "transformer.h.", 1, ""},
        check_with<gpt_config>, make_with<GPT, gpt_config>},
       {"pooled_lm", "a window of block_size tokens pooled by attention predicts the next "

@@ -38,4 +38,14 @@ if ! "$py" -c 'import linformer_pytorch' >/dev/null 2>&1; then
     exit 1
   fi
 fi
+# The GPT-2 fixtures' writers: Hugging Face transformers (GPT2LMHeadModel, save_pretrained) and
+# OpenAI's tiktoken (the BPE that attic's tokenizer must equal). --no-deps for transformers would
+# miss tokenizers and huggingface_hub, so it installs with its own dependencies, none of them torch.
+if ! "$py" -c 'import transformers, tiktoken, safetensors' >/dev/null 2>&1; then
+  echo "attic: installing transformers, tiktoken and safetensors into $venv" >&2
+  if ! "$py" -m pip install -q transformers tiktoken safetensors >/tmp/attic-pip.log 2>&1; then
+    echo "attic: pip could not install transformers and tiktoken into $venv (log: /tmp/attic-pip.log)" >&2
+    exit 1
+  fi
+fi
 echo "$py"

@@ -6,6 +6,7 @@
 
 #include "models/model_spec.h"
 #include "nn/attention/causal_mixer.h"
+#include "nn/attention/declared_options.h"
 
 namespace attic::models {
 
@@ -21,14 +22,26 @@ struct GPTConfig {
   // ("key=value,..."; see nn/attention/attention_args.h). nanoGPT has "softmax" only.
   std::string attention = "softmax";
   std::string attention_options = "";
+  // The MLP's GELU: "none", the exact x·Φ(x) of nanoGPT's nn.GELU(), or "tanh", the
+  // approximation GPT-2 was trained with (OpenAI's gpt-2, src/model.py gelu; transformers'
+  // "gelu_new"). nanoGPT's from_pretrained loads GPT-2's weights under its exact GELU, which
+  // moves GPT-2's logits by about 1e-3; attic's GPT-2 models use "tanh" and match it exactly.
+  std::string gelu = "none";
 
   // Throws attic::Error if the sizes are not positive, C is not a multiple of NH, or the
   // attention is not a registered name.
   void validate() const;
 };
 
-// The GPT of spec: every key of ModelSpec as GPTConfig names it. Throws attic::Error for
-// model_options (the GPT has none) or what validate() refuses.
+// The GPT's own options (ModelSpec::model_options): gelu, also attic train's key of that name.
+struct GptOptions {
+  std::string gelu = "none";
+  void bind(util::Options& o);
+  static std::vector<nn::OptionAlias> aliases() { return {{"gelu", "gelu"}}; }
+};
+
+// The GPT of spec: every key of ModelSpec as GPTConfig names it, and GptOptions from
+// model_options. Throws attic::Error for an unknown option or what validate() refuses.
 GPTConfig gpt_config(const ModelSpec& spec);
 
 // The options of block layer's attention in a GPT of config cfg (the attention's own

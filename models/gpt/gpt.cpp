@@ -15,13 +15,20 @@ void GPTConfig::validate() const {
               block_size, ", ", vocab_size, ", ", n_layer, ", ", n_head, ", ", n_embd, ")");
   ATTIC_CHECK(n_embd % n_head == 0, "GPT: n_embd ", n_embd, " is not a multiple of n_head ", n_head);
   ATTIC_CHECK(dropout >= 0 && dropout < 1, "GPT: dropout must be in [0, 1), got ", dropout);
+  ATTIC_CHECK(gelu == "none" || gelu == "tanh", "GPT: gelu must be none (exact) or tanh (GPT-2's), got '",
+              gelu, "'");
   // The attention's own options, checked by its declaration before anything is built.
   models::find_attention(attention).options.check(nn::AttentionArgs::parse(attention_options), attention);
 }
 
+void GptOptions::bind(util::Options& o) {
+  o.bind("gelu", gelu, "the MLP's GELU: none (exact, nanoGPT's nn.GELU) or tanh (GPT-2's)");
+}
+
 GPTConfig gpt_config(const ModelSpec& s) {
-  ATTIC_CHECK(s.model_options.empty(), "model gpt takes no model options, got '", s.model_options, "'");
+  const GptOptions m = nn::read_options<GptOptions>(nn::AttentionArgs::parse(s.model_options), "model gpt");
   GPTConfig c;
+  c.gelu = m.gelu;
   c.block_size = s.block_size;
   c.vocab_size = s.vocab_size;
   c.n_layer = s.n_layer;

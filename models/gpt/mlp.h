@@ -1,4 +1,4 @@
-// nanoGPT's MLP: c_fc Linear(C, 4C) -> exact GELU -> c_proj Linear(4C, C) -> dropout.
+// nanoGPT's MLP: c_fc Linear(C, 4C) -> GELU (exact, or GPT-2's tanh form) -> c_proj Linear(4C, C) -> dropout.
 #pragma once
 
 #include "models/gpt/config.h"
@@ -14,6 +14,7 @@ class MLP : public nn::UnaryModule {
 
   std::shared_ptr<nn::Linear> c_fc, c_proj;
   std::shared_ptr<nn::Dropout> dropout;
+  std::string approximate;  // gelu's: "none" or "tanh" (GPTConfig::gelu)
 };
 
 }  // namespace attic::models
