@@ -54,7 +54,7 @@ CharTokenizer CharTokenizer::from_vocabulary(const std::string& vocabulary) {
 }
 
 // text [N chars] -> ids [N], ids[i] = id_of(text[i]).
-std::vector<int64_t> CharTokenizer::encode(const std::string& text) const {
+std::vector<int64_t> CharTokenizer::encode(std::string_view text) const {
   std::vector<int64_t> ids(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
     const int32_t id = id_of_[static_cast<unsigned char>(text[i])];

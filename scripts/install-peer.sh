@@ -41,9 +41,11 @@ fi
 # The GPT-2 fixtures' writers: Hugging Face transformers (GPT2LMHeadModel, save_pretrained) and
 # OpenAI's tiktoken (the BPE that attic's tokenizer must equal). --no-deps for transformers would
 # miss tokenizers and huggingface_hub, so it installs with its own dependencies, none of them torch.
-if ! "$py" -c 'import transformers, tiktoken, safetensors' >/dev/null 2>&1; then
-  echo "attic: installing transformers, tiktoken and safetensors into $venv" >&2
-  if ! "$py" -m pip install -q transformers tiktoken safetensors >/tmp/attic-pip.log 2>&1; then
+# unicodedata2 16.0.0 is the Unicode version of tiktoken's regex engine, which
+# scripts/make_unicode_tables.py writes attic's letter and number tables from.
+if ! "$py" -c 'import transformers, tiktoken, safetensors, unicodedata2' >/dev/null 2>&1; then
+  echo "attic: installing transformers, tiktoken, safetensors and unicodedata2 into $venv" >&2
+  if ! "$py" -m pip install -q transformers tiktoken safetensors unicodedata2==16.0.0 >/tmp/attic-pip.log 2>&1; then
     echo "attic: pip could not install transformers and tiktoken into $venv (log: /tmp/attic-pip.log)" >&2
     exit 1
   fi
