@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "data/batch.h"
+#include "data/dataset.h"
 #include "data/tokenizer.h"
 #include "tensor/random.h"
 #include "tensor/tensor.h"
@@ -18,7 +19,7 @@ namespace attic {
 // computes it (a double product truncated toward zero), so splits match nanoGPT's.
 int64_t train_split_size(int64_t n, double train_fraction = 0.9);
 
-class TextDataset {
+class TextDataset : public Dataset {
  public:
   // The file's bytes; throws naming the path if it is missing, unreadable or empty.
   static TextDataset from_file(const std::string& path, double train_fraction = 0.9);
@@ -26,17 +27,19 @@ class TextDataset {
   static TextDataset from_name(const std::string& name, double train_fraction = 0.9);
   static TextDataset from_text(const std::string& text, double train_fraction = 0.9);
 
-  const CharTokenizer& tokenizer() const { return tokenizer_; }
-  int64_t vocab_size() const { return tokenizer_.vocab_size(); }
+  const CharTokenizer& tokenizer() const override { return tokenizer_; }
+  int64_t vocab_size() const override { return tokenizer_.vocab_size(); }
   // The whole text as ids, int64 [N].
   const Tensor& tokens() const { return tokens_; }
   // Train = tokens[0 : n_train], val = tokens[n_train : N]; views of tokens().
   const Tensor& data(Split split) const { return split == Split::Train ? train_ : val_; }
-  int64_t size(Split split) const { return data(split).numel(); }
+  int64_t size(Split split) const override { return data(split).numel(); }
+  double chars_per_token(Split) const override { return 1.0; }
+  std::string describe() const override { return std::to_string(tokens_.numel()) + " characters"; }
 
   // B windows at offsets i ~ U[0, len - T) of the split (len > T needed):
   // x[b] = data[i_b : i_b + T], y[b] = data[i_b + 1 : i_b + 1 + T], both int64 [B, T].
-  Batch get_batch(Split split, int64_t B, int64_t T, Generator& gen) const;
+  Batch get_batch(Split split, int64_t B, int64_t T, Generator& gen) const override;
 
  private:
   TextDataset(const std::string& text, double train_fraction);
