@@ -14,5 +14,6 @@ int sample(const std::vector<std::string>& args);
 int eval(const std::vector<std::string>& args);
 int seq2seq(const std::vector<std::string>& args);  // cli/seq2seq.cpp
 int data(const std::vector<std::string>& args);     // cli/data.cpp
+int export_hf(const std::vector<std::string>& args);  // cli/export.cpp
 
 }  // namespace attic::cli

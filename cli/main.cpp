@@ -1,4 +1,4 @@
-// attic: train, sample from and evaluate char-level language models (the GPT, the pooled LM,
+// attic: train, sample from and evaluate language models (the GPT and GPT-2, the pooled LM,
 // the ELiTA LM and the Linformer LM), nanoGPT-style.
 //
 //   attic train config/shakespeare_char_cpu.cfg --max_iters=500
@@ -23,7 +23,8 @@ const char* kUsage =
     "usage: attic <command> [config files] [--key=value ...]\n"
     "commands:\n"
     "  train    train a language model: the GPT, the pooled LM, the ELiTA LM or the Linformer\n"
-    "           LM (the model key; attic train --help lists the keys)\n"
+    "           LM (the model key; attic train --help lists the keys), or finetune GPT-2\n"
+    "           (--init_from=gpt2 --gpt2_dir=DIR)\n"
     "  sample   generate text from a checkpoint\n"
     "  eval     print a checkpoint's train and val loss\n"
     "  bench    time the GEMM (attic bench gemm), a training step (attic bench train),\n"
@@ -32,9 +33,11 @@ const char* kUsage =
     "  seq2seq  train an encoder-decoder on the copy or reverse task\n"
     "  compare  train several runs of one config (attic compare CONFIG) and plot them together\n"
     "  plot     draw a Linformer checkpoint's attention heads (attic plot linformer-heads)\n"
-    "  data     write a generated dataset (attic data digit_mul --out=FILE)\n"
+    "  data     write a dataset: a generated task (attic data digit_mul) or a text as BPE\n"
+    "           tokens (attic data bpe)\n"
     "  analyze  Renyi entropy of each block (attic analyze entropy) or route attention's\n"
-    "           routers (attic analyze routers)\n";
+    "           routers (attic analyze routers)\n"
+    "  export   write a GPT checkpoint as Hugging Face's GPT-2 folder (attic export --hf_dir=DIR)\n";
 
 // One line of valid UTF-8 and at most about 500 bytes, whatever the message holds: line
 // breaks become blanks, a byte that is not UTF-8 is written \xNN, and a message that quotes
@@ -93,6 +96,7 @@ int main(int argc, char** argv) {
     if (command == "plot") return attic::lab::plot(args);
     if (command == "data") return attic::cli::data(args);
     if (command == "analyze") return attic::lab::analyze(args);
+    if (command == "export") return attic::cli::export_hf(args);
     std::cerr << "attic: unknown command " << attic::util::quote_value(command)
               << " (attic --help lists the commands)\n";
     return 2;

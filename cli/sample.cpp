@@ -9,6 +9,7 @@
 #include "util/device_flag.h"
 #include "util/files.h"
 #include "train/out_of_memory.h"
+#include "models/gpt/gpt2_folder.h"
 #include "train/restore.h"
 #include "tensor/threads.h"
 
@@ -18,10 +19,10 @@ using namespace train;
 using namespace util;
 
 int sample(const std::vector<std::string>& args) {
-  std::string out_dir = "out", start = "\n", device = "cpu";
+  std::string out_dir = "out", start = "\n", device = "cpu", init_from = "resume", gpt2_dir, dtype = "float32";
   int64_t num_samples = 10, max_new_tokens = 500, top_k = 200, seed = 1337, threads = 0;
   double temperature = 0.8;
-  bool use_cache = true;
+  bool use_cache = true, compile = false;
   Options opts;
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   opts.bind("out_dir", out_dir, "the checkpoint's folder").non_empty();
@@ -36,8 +37,17 @@ int sample(const std::vector<std::string>& args) {
             "(the same tokens, faster)");
   opts.bind("device", device, "cpu or cuda");
   opts.bind("threads", threads, "CPU threads (0: all)").int_range(0, kMaxThreads);
+  opts.bind("init_from", init_from, "resume (out_dir's checkpoint), or gpt2, gpt2-medium, gpt2-large, gpt2-xl "
+            "or huggingface, read from gpt2_dir").non_empty();
+  opts.bind("gpt2_dir", gpt2_dir, "with init_from = gpt2...: the folder of Hugging Face's files (config.json, "
+            "model.safetensors, vocab.json, merges.txt)");
+  opts.bind("dtype", dtype, "float32 (nanoGPT's bfloat16 and float16 are not attic's yet)").non_empty();
+  opts.bind("compile", compile, "nanoGPT's torch.compile; attic has no compile step, so true changes nothing");
   std::ostringstream quiet;  // sample prints only the samples on stdout
   if (!parse_command_line(opts, args, "usage: attic sample [--key=value ...]", quiet)) return 0;
+  ATTIC_CHECK(init_from == "resume" || models::is_gpt2_name(init_from), "sample: init_from must be resume, gpt2, "
+              "gpt2-medium, gpt2-large, gpt2-xl or huggingface, got '", init_from, "'");
+  ATTIC_CHECK(dtype == "float32", "sample: dtype = '", dtype, "': attic samples in float32 only");
   const Device dev = device_from_flag(device);
   if (threads > 0) set_num_threads(int(threads));
 
@@ -48,7 +58,19 @@ int sample(const std::vector<std::string>& args) {
     what = "the prompt file '" + path + "'";
   }
   ATTIC_CHECK(!start.empty(), "sample: the prompt is empty (", what, "); give --start=TEXT");
-  Restored r = restore(out_dir);
+  Restored r;
+  if (models::is_gpt2_name(init_from)) {
+    TrainConfig cfg;
+    Options o;
+    cfg.bind(o);
+    cfg.init_from = init_from;
+    cfg.gpt2_dir = gpt2_dir;
+    cfg.take_gpt2_shape(o);
+    r = restore_gpt2(cfg);
+  } else {
+    r = restore(out_dir);
+  }
+  if (compile) std::cerr << "note: compile = true: attic has no compile step (its kernels are compiled ahead of time)\n";
   r.model->to(dev);
   std::vector<int64_t> ids;
   try {

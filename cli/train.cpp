@@ -26,6 +26,7 @@ int train(const std::vector<std::string>& args) {
     // opts stays bound to cfg
     cfg = resume_config(cfg.out_dir, opts);
   }
+  if (cfg.from_gpt2()) cfg.take_gpt2_shape(opts);  // the folder's shape, before anything is checked
   cfg.validate();
   train_run(cfg, opts);
   return 0;

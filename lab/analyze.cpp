@@ -54,11 +54,13 @@ int analyze_routers(const std::vector<std::string>& args) {
 }  // namespace
 
 int analyze(const std::vector<std::string>& args) {
-  const std::string what = args.empty() ? std::string() : args[0];
-  const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+  const std::string what = util::pick_subcommand("analyze", {
+      {"entropy", "the Renyi entropy of each block's outputs, of one or more checkpoints"},
+      {"routers", "route attention's K and V routers of a checkpoint, as an SVG"}}, args);
+  if (what.empty()) return 0;
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (what == "entropy") return analyze_entropy(rest);
-  if (what == "routers") return analyze_routers(rest);
-  fail("analyze: expected 'attic analyze entropy' or 'attic analyze routers', got '", what, "'");
+  return analyze_routers(rest);
 }
 
 }  // namespace attic::lab

@@ -45,6 +45,7 @@
 #include "lab/bench_attention.h"
 #include "lab/bench_elita.h"
 #include "lab/bench_linformer.h"
+#include "lab/bench_gpt2.h"
 #include "lab/bench_sample.h"
 #include "lab/bench_timer.h"
 #include "lab/bench_train.h"
@@ -143,11 +144,15 @@ int bench_gemm(int64_t threads_opt, double peak_per_core, bool json) {
 }  // namespace
 
 int bench(const std::vector<std::string>& args) {
-  ATTIC_CHECK(!args.empty() && (args[0] == "gemm" || args[0] == "train" || args[0] == "attention" ||
-                                 args[0] == "sample" || args[0] == "elita" || args[0] == "linformer"),
-              "bench: expected 'attic bench gemm', 'train', 'attention', 'sample', 'elita' or "
-              "'linformer', got '",
-              args.empty() ? std::string() : args[0], "'");
+  const std::string what = util::pick_subcommand("bench", {
+      {"gemm", "the GEMM against its naive reference, GFLOP/s per size"},
+      {"train", "one training step of a GPT, ms and tokens/s"},
+      {"attention", "softmax against linear attention, forward and backward, by length"},
+      {"sample", "generation with and without the attentions' caches, tokens/s"},
+      {"elita", "ELiTA's attention against softmax, by length"},
+      {"linformer", "the Linformer's attention against softmax, by length"},
+      {"gpt2", "GPT-2 124M's shapes: sampling with the KV cache, and a finetune step"}}, args);
+  if (what.empty()) return 0;
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMaxN = int64_t(1) << 24;
   std::string preset = "cpu", device = "cpu", attention = "softmax";
   int64_t threads = 0, iters = 100, warmup = 5;
@@ -167,6 +172,7 @@ int bench(const std::vector<std::string>& args) {
   int64_t batch_size = 0, n_layer = 0, n_head = 0, n_embd = 0;
   double dropout = 0;
   bool sweep = false, products = false;
+  Gpt2BenchOptions g2;
   Options opts;
   opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train").int_range(0, kMaxThreads);
   opts.bind("json", json, "one JSON object per line");
@@ -195,9 +201,12 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("dropout", dropout, "train: replaces the preset's").float_range(0, 1, false, /*hi_open=*/true);
   opts.bind("sweep", sweep, "train: n_embd 128..768 and block 64..1024 in turn");
   opts.bind("products", products, "train: also time the step's matrix products alone, replayed");
+  opts.bind("what", g2.what, "gpt2: sample, step or both");
+  opts.bind("gpt2_dir", g2.gpt2_dir, "gpt2: a GPT-2 folder's weights instead of random ones of 124M's shapes");
+  opts.bind("prompt", g2.prompt, "gpt2: prompt tokens before new_tokens (default 256)").int_range(1, kMaxBlockSize);
   std::ostringstream quiet;
   if (!parse_command_line(opts, {args.begin() + 1, args.end()},
-                          "usage: attic bench gemm|train|attention|sample|elita|linformer "
+                          "usage: attic bench gemm|train|attention|sample|elita|linformer|gpt2 "
                           "[--key=value ...]", quiet))
     return 0;
   // Only bench train runs on a device; the others time CPU kernels, and must not print CPU
@@ -218,6 +227,15 @@ int bench(const std::vector<std::string>& args) {
                        : bench_linformer(or_else("max_n", max_n, 262144),
                                          or_else("softmax_max_n", softmax_max_n, 16384), causal, threads,
                                          json);
+  if (args[0] == "gpt2") {
+    g2.new_tokens = or_else("new_tokens", new_tokens, 256);
+    g2.block_size = or_else("block_size", block_size, 1024);
+    g2.iters = or_else("iters", iters, 3);
+    g2.warmup = or_else("warmup", warmup, 1);
+    g2.threads = threads;
+    g2.json = json;
+    return bench_gpt2(g2);
+  }
   if (args[0] == "sample")
     return bench_sample(new_tokens, or_else("block_size", block_size, 64), threads, json);
   const Device dev = device_from_flag(device);

@@ -1,5 +1,6 @@
 #include "lab/compare_report.h"
 
+#include <cmath>
 #include <cstdio>
 
 #include "lab/run_result_json.h"
@@ -47,6 +48,24 @@ std::string compare_markdown(const std::vector<CompareRow>& rows, const std::str
   }
   md += "\nfinal: the last eval, at the run's last iteration; ms/iter: the mean training step, "
         "evaluation excluded; peak memory: the most bytes attic's allocator held at once.\n";
+  // Runs on different tokenizations compare only per character: a token of BPE carries
+  // several characters, so its loss per token is larger for the same text.
+  bool tokenized = false;
+  for (const CompareRow& row : rows) tokenized = tokenized || row.result.val_chars_per_token != 1.0;
+  if (tokenized) {
+    md += "\n| run | characters per val token | final val, bits per character | best val, bits per character |\n"
+          "|---|---:|---:|---:|\n";
+    for (const CompareRow& row : rows) {
+      const RunResult& r = row.result;
+      const double cpt = r.val_chars_per_token;
+      const bool known = cpt > 0 && !r.evals.empty();
+      md += "| " + row.name + " | " + (cpt > 0 ? fixed(cpt, 4) : "-") + " | " +
+            (known ? fixed(r.evals.back().val / std::log(2.0) / cpt, 4) : "-") + " | " +
+            (known ? fixed(r.best_val / std::log(2.0) / cpt, 4) : "-") + " |\n";
+    }
+    md += "\nbits per character: the val loss in nats per token / ln 2 / the characters per token of the "
+          "val split, so that a char run and a BPE run compare on the same text.\n";
+  }
   bool scored = false;
   for (const CompareRow& row : rows) scored = scored || row.score.has_value();
   if (scored) {

@@ -44,9 +44,10 @@ std::vector<NamedAttention> linformer_layers(nn::Module& m) {
 }  // namespace
 
 int plot(const std::vector<std::string>& args) {
-  ATTIC_CHECK(!args.empty() && (args[0] == "linformer-heads" || args[0] == "speedup"),
-              "plot: expected 'attic plot linformer-heads' or 'attic plot speedup', got '",
-              args.empty() ? std::string() : args[0], "'");
+  const std::string what = util::pick_subcommand("plot", {
+      {"linformer-heads", "a Linformer checkpoint's attention heads, as an SVG"},
+      {"speedup", "a table of speedups (attic bench's output), as an SVG"}}, args);
+  if (what.empty()) return 0;
   if (args[0] == "speedup") return plot_speedup({args.begin() + 1, args.end()});
   std::string out_dir = "out", start = "", file = "linformer_heads.svg";
   int64_t n_limit = 0, cell = 8, threads = 0;

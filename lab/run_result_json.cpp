@@ -16,6 +16,7 @@ json::Value to_json(const RunResult& r) {
                              {"tokens_per_s", r.tokens_per_s},
                              {"peak_memory_bytes", int64_t(r.peak_bytes)},
                              {"device", r.device},
+                             {"val_chars_per_token", r.val_chars_per_token},
                              {"evals", std::move(evals)}};
 }
 
@@ -29,6 +30,8 @@ RunResult run_result_from_json(const json::Value& v, const std::string& what) {
     r.tokens_per_s = v.at("tokens_per_s").as_double();
     r.peak_bytes = size_t(v.at("peak_memory_bytes").as_int());
     r.device = v.at("device").as_string();
+    // A result.json from before BPE datasets is a char run's.
+    r.val_chars_per_token = v.find("val_chars_per_token") ? v.at("val_chars_per_token").as_double() : 1.0;
     for (const json::Value& e : v.at("evals").as_array()) {
       const json::Value::Array& a = e.as_array();
       ATTIC_CHECK(a.size() == 4, "an eval must be [iter, seconds, train, val], got ", a.size(),

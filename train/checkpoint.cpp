@@ -64,9 +64,16 @@ static CheckpointInfo parse_info(const std::map<std::string, std::string>& m, co
   // A checkpoint from before the attention socket has nanoGPT's softmax attention.
   info.attention = m.count("attention") ? m.at("attention") : "softmax";
   info.attention_options = m.count("attention_options") ? m.at("attention_options") : "";
-  // The tokenizer's bytes travel as the code points U+0000..U+00FF (util/utf8.h): JSON text
-  // must be UTF-8, and a vocabulary of bytes from non-ASCII text is not.
-  const std::optional<std::string> vocabulary = util::utf8_as_bytes(field(m, "vocabulary", path));
+  // A checkpoint from before the BPE has the character tokenizer.
+  info.tokenizer = m.count("tokenizer") ? m.at("tokenizer") : "char";
+  ATTIC_CHECK(info.tokenizer == "char" || info.tokenizer == "bpe", "checkpoint '", path,
+              "': metadata 'tokenizer' is ", quoted(info.tokenizer), ", not char or bpe");
+  // The character tokenizer's bytes travel as the code points U+0000..U+00FF (util/utf8.h):
+  // JSON text must be UTF-8, and a vocabulary of bytes from non-ASCII text is not. A BPE's
+  // record is UTF-8 text already.
+  const std::optional<std::string> vocabulary = info.tokenizer == "bpe"
+                                                    ? std::optional<std::string>(field(m, "vocabulary", path))
+                                                    : util::utf8_as_bytes(field(m, "vocabulary", path));
   ATTIC_CHECK(vocabulary.has_value(), "checkpoint '", path, "': metadata 'vocabulary' holds a character above U+00FF; "
               "attic writes each byte of its vocabulary as one of U+0000..U+00FF");
   info.vocabulary = *vocabulary;
@@ -185,7 +192,8 @@ void save_checkpoint(const std::string& out_dir, const nn::Module& model,
       {"config", info.config},
       {"attention", info.attention},
       {"attention_options", info.attention_options},
-      {"vocabulary", util::bytes_as_utf8(info.vocabulary)},
+      {"tokenizer", info.tokenizer},
+      {"vocabulary", info.tokenizer == "bpe" ? info.vocabulary : util::bytes_as_utf8(info.vocabulary)},
       {"iter_num", std::to_string(info.iter_num)},
       {"best_val_loss", exact(info.best_val_loss)},
       {"rng", rng.str()},

@@ -20,6 +20,7 @@
 #include <map>
 #include <string>
 
+#include "data/tokenizer_base.h"
 #include "models/gpt.h"
 #include "optim/optimizer.h"
 
@@ -29,11 +30,17 @@ struct CheckpointInfo {
   std::string config;       // "key = value" lines of the TrainConfig that made it
   std::string attention = "softmax";  // every block's attention (models/registry.h)
   std::string attention_options;      // and its options, "key=value,..."
-  std::string vocabulary;   // the tokenizer's characters in id order
+  std::string tokenizer = "char";  // its kind: char or bpe (data/tokenizer_base.h)
+  std::string vocabulary;   // its record(): the characters in id order, or the BPE's ranks
   int64_t iter_num = 0;
   double best_val_loss = 0;
   std::array<uint64_t, 4> rng{};  // the default generator's state
   std::string optimizer_fnv1a64;  // the checksum of its optimizer file ("" in older files)
+
+  // The tokenizer it was trained with (throws naming nothing: callers name the file).
+  std::unique_ptr<Tokenizer> make_tokenizer() const { return attic::make_tokenizer(tokenizer, vocabulary); }
+  // Whether tok is that tokenizer.
+  bool same_tokenizer(const Tokenizer& tok) const { return tok.kind() == tokenizer && tok.record() == vocabulary; }
 };
 
 // ckpt.safetensors read whole: its checksum checked, its metadata parsed and checked, its

@@ -4,7 +4,7 @@ namespace attic::train {
 
 using namespace util;
 
-Losses estimate_loss(models::LanguageModel& lm, const TextDataset& data, const TrainConfig& cfg,
+Losses estimate_loss(models::LanguageModel& lm, const Dataset& data, const TrainConfig& cfg,
                      int64_t iter, Device device) {
   NoGradGuard no_grad;
   const bool was_training = lm.is_training();

@@ -19,7 +19,7 @@ struct Losses {
 // evaluating never changes what the training sees (a resumed run repeats an uninterrupted
 // one exactly), and so that `attic eval` at a checkpoint's iteration draws the batches
 // `attic train` drew there.
-Losses estimate_loss(models::LanguageModel& lm, const TextDataset& data, const TrainConfig& cfg,
+Losses estimate_loss(models::LanguageModel& lm, const Dataset& data, const TrainConfig& cfg,
                      int64_t iter, Device device);
 
 }  // namespace attic::train

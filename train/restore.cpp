@@ -2,7 +2,14 @@
 
 #include "train/checkpoint_shapes.h"
 
+#include "models/gpt/gpt2_folder.h"
+
 namespace attic::train {
+
+// The vocabulary of a GPT-2's embedding.
+static int64_t cfg_vocab(const models::LanguageModel& m) {
+  return dynamic_cast<const models::GPT&>(m).config.vocab_size;
+}
 
 using namespace util;
 
@@ -22,7 +29,7 @@ Restored restore(const std::string& out_dir, const Options& given) {
   r.config = TrainConfig::from_checkpoint(r.info, out_dir, given);
   r.config.validate();
   naming_file(file.path, [&] {
-    r.tokenizer = std::make_unique<CharTokenizer>(CharTokenizer::from_vocabulary(r.info.vocabulary));
+    r.tokenizer = r.info.make_tokenizer();
     check_config_against_tensors(r.config, r.tokenizer->vocab_size(), file.tensors, file.path);
     r.model = models::make_model(r.config.model, r.config.model_spec(r.tokenizer->vocab_size()));
   });
@@ -31,16 +38,30 @@ Restored restore(const std::string& out_dir, const Options& given) {
   return r;
 }
 
+Restored restore_gpt2(const TrainConfig& cfg) {
+  Restored r;
+  r.config = cfg;
+  auto tok = std::make_unique<BpeTokenizer>(models::read_gpt2_tokenizer(cfg.gpt2_dir));
+  r.model = models::load_gpt2(cfg.gpt2_dir, cfg.init_from, cfg.block_size, 0.0);
+  ATTIC_CHECK(tok->vocab_size() == cfg_vocab(*r.model), "gpt2_dir '", cfg.gpt2_dir, "': its tokenizer has ",
+              tok->vocab_size(), " tokens, its config.json vocab_size ", cfg_vocab(*r.model));
+  r.info.tokenizer = tok->kind();
+  r.info.vocabulary = tok->record();
+  r.info.attention = "softmax";
+  r.tokenizer = std::move(tok);
+  return r;
+}
+
 TrainConfig resume_config(const std::string& out_dir, const Options& given) {
   const CheckpointFile file = read_checkpoint(out_dir);
   const TrainConfig saved = saved_config(file, out_dir);
   naming_file(file.path, [&] {
-    const CharTokenizer tokenizer = CharTokenizer::from_vocabulary(file.info.vocabulary);
-    check_config_against_tensors(saved, tokenizer.vocab_size(), file.tensors, file.path);
+    const std::unique_ptr<Tokenizer> tokenizer = file.info.make_tokenizer();
+    check_config_against_tensors(saved, tokenizer->vocab_size(), file.tensors, file.path);
     // Built once here, from the saved config alone, so that what the model's constructors
     // refuse (n_embd not a multiple of n_head, an attention's unknown option) is reported as
     // the checkpoint's error; the sizes now match the file, so this is no larger than it.
-    (void)models::make_model(saved.model, saved.model_spec(tokenizer.vocab_size()));
+    (void)models::make_model(saved.model, saved.model_spec(tokenizer->vocab_size()));
   });
   TrainConfig cfg = TrainConfig::from_checkpoint(file.info, out_dir, given);
   // reset_optimizer acts once, where it is given: never taken from the checkpoint.

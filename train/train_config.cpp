@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iostream>
 #include <limits>
 #include <set>
 #include <utility>
@@ -10,6 +11,7 @@
 
 #include "util/command_line.h"
 #include "data/text_dataset.h"
+#include "models/gpt/gpt2_folder.h"
 #include "models/registry.h"
 #include "optim/schedule.h"
 #include "tensor/error.h"
@@ -38,7 +40,10 @@ void TrainConfig::bind(Options& o) {
   o.bind("eval_iters", eval_iters, "batches averaged per split in an evaluation").int_range(1, kMax);
   o.bind("eval_only", eval_only, "evaluate once and exit");
   o.bind("always_save_checkpoint", always_save_checkpoint, "save at every eval, not only when val improves");
-  o.bind("init_from", init_from, "scratch or resume (from out_dir)").non_empty();
+  o.bind("init_from", init_from, "scratch, resume (from out_dir), or gpt2, gpt2-medium, gpt2-large, "
+         "gpt2-xl or huggingface (any shape), read from gpt2_dir").non_empty();
+  o.bind("gpt2_dir", gpt2_dir, "with init_from = gpt2...: the folder of Hugging Face's files (config.json, "
+         "model.safetensors, vocab.json, merges.txt)");
   o.bind("reset_optimizer", reset_optimizer, "with init_from = resume: load the model alone and "
          "start AdamW afresh (when optim.safetensors is lost or damaged)");
   o.bind("dataset", dataset, "text file to train on (default: the shipped Shakespeare), or digit_mul:4 / digit_mul:5 (generated)");
@@ -80,6 +85,47 @@ void TrainConfig::bind(Options& o) {
   o.bind("seed", seed, "seeds init, batches and dropout").int_range(0, kMax);
   o.bind("detect_anomaly", detect_anomaly, "stop at the first NaN/Inf of a forward or backward, "
          "naming the op (slow)");
+  o.bind("dtype", dtype, "float32 (nanoGPT's bfloat16 and float16 are not attic's yet)").non_empty();
+  o.bind("compile", compile, "nanoGPT's torch.compile; attic has no compile step, so true changes nothing");
+  o.bind("wandb_log", wandb_log, "nanoGPT's Weights & Biases logging; attic has none (false only)");
+  o.bind("wandb_project", wandb_project, "nanoGPT's, used only with wandb_log");
+  o.bind("wandb_run_name", wandb_run_name, "nanoGPT's, used only with wandb_log");
+  o.bind("backend", backend, "nanoGPT's DDP backend; attic trains in one process, so it is unused");
+}
+
+bool TrainConfig::from_gpt2() const { return models::is_gpt2_name(init_from); }
+
+void TrainConfig::take_gpt2_shape(const Options& given) {
+  const models::GPTConfig g = models::read_gpt2_config(gpt2_dir, init_from);
+  const std::string where = "init_from = " + init_from + " is the GPT-2 of " + gpt2_dir + "/config.json";
+  auto take = [&](const std::string& key, auto& field, const auto& value) {
+    if (given.given(key) && field != value) {
+      Options o;
+      TrainConfig copy = *this;
+      copy.bind(o);
+      fail(key, " = ", o.value(key), " was given, but ", where, ", whose ", key, " is ", value,
+           " (only block_size, which may crop, and dropout change in a finetune)");
+    }
+    field = value;
+  };
+  take("model", model, std::string("gpt"));
+  take("attention", attention, std::string("softmax"));
+  take("attention_options", attention_options, std::string());
+  take("n_layer", n_layer, g.n_layer);
+  take("n_head", n_head, g.n_head);
+  take("n_embd", n_embd, g.n_embd);
+  take("bias", bias, true);
+  take("gelu", aliased["gelu"], g.gelu);
+  if (!given.given("block_size")) block_size = g.block_size;
+  ATTIC_CHECK(block_size <= g.block_size, "block_size = ", block_size, " is more than the ", g.block_size,
+              " positions of ", where, " (a smaller one crops them, as nanoGPT's crop_block_size does)");
+}
+
+void TrainConfig::print_notes() const {
+  if (compile)
+    std::cout << "note: compile = true: attic has no compile step. torch.compile fuses PyTorch's ops into "
+                 "kernels when the program runs; attic's kernels are C++ compiled ahead of time with the "
+                 "library, so there is nothing left to compile and the flag changes nothing\n";
 }
 
 void TrainConfig::validate() const {
@@ -87,7 +133,9 @@ void TrainConfig::validate() const {
   // with ' (Options::dump), and read back by the same reader: a value it could not read back
   // would make the checkpoint unloadable.
   std::vector<std::pair<std::string, const std::string*>> strings = {
-      {"out_dir", &out_dir}, {"dataset", &dataset}, {"attention_options", &attention_options}};
+      {"out_dir", &out_dir}, {"dataset", &dataset}, {"attention_options", &attention_options},
+      {"gpt2_dir", &gpt2_dir}, {"wandb_project", &wandb_project}, {"wandb_run_name", &wandb_run_name},
+      {"backend", &backend}, {"dtype", &dtype}};
   for (const auto& [key, text] : aliased) strings.emplace_back(key, &text);
   for (const auto& [key, v] : strings) {
     ATTIC_CHECK(v->find_first_of("\n\r") == std::string::npos, "config key '", key,
@@ -103,8 +151,13 @@ void TrainConfig::validate() const {
   std::error_code ec;
   ATTIC_CHECK(!std::filesystem::exists(out_dir, ec) || std::filesystem::is_directory(out_dir, ec),
               "out_dir '", out_dir, "' is a file; it must be a folder, or not exist yet");
-  ATTIC_CHECK(init_from == "scratch" || init_from == "resume",
-              "init_from must be scratch or resume, got ", util::quote_value(init_from));
+  ATTIC_CHECK(init_from == "scratch" || init_from == "resume" || from_gpt2(),
+              "init_from must be scratch, resume, gpt2, gpt2-medium, gpt2-large, gpt2-xl or huggingface, got ",
+              util::quote_value(init_from));
+  ATTIC_CHECK(dtype == "float32", "dtype = ", util::quote_value(dtype), ": attic trains and samples in "
+              "float32 only; give dtype = float32 (nanoGPT's default is bfloat16 on a GPU that has it)");
+  ATTIC_CHECK(!wandb_log, "wandb_log = true: attic does not log to Weights & Biases (it has no network "
+              "client); its log is the iter lines it prints and out_dir/loss.svg. Give wandb_log = false");
   ATTIC_CHECK(!reset_optimizer || init_from == "resume",
               "reset_optimizer = true needs init_from = resume (a new run has a new optimizer anyway)");
   const models::ModelEntry& entry = models::find_model(model);  // throws listing the known names
@@ -231,10 +284,10 @@ std::string TrainConfig::dataset_path() const {
   return dataset.empty() ? default_dataset_path() : dataset;
 }
 
-void TrainConfig::check_splits(const TextDataset& data) const {
+void TrainConfig::check_splits(const Dataset& data) const {
   for (Split split : {Split::Train, Split::Val})
     ATTIC_CHECK(data.size(split) > block_size, "dataset ", dataset_path(), ": its ", split_name(split),
-                " split has ", data.size(split), " characters, too few for block_size = ", block_size,
+                " split has ", data.size(split), " tokens, too few for block_size = ", block_size,
                 " (a window needs block_size + 1; the val split is the last 10% of the text)");
 }
 

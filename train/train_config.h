@@ -32,7 +32,10 @@ struct TrainConfig {
   int64_t eval_iters = 200;
   bool eval_only = false;
   bool always_save_checkpoint = true;
-  std::string init_from = "scratch";  // or "resume"
+  // "scratch", "resume" (from out_dir), or a GPT-2 read from gpt2_dir: gpt2, gpt2-medium,
+  // gpt2-large, gpt2-xl, or huggingface (any shape its config.json gives).
+  std::string init_from = "scratch";
+  std::string gpt2_dir = "";  // a folder with GPT-2's config.json, model.safetensors, vocab.json, merges.txt
   bool reset_optimizer = false;       // resume: the model alone, with a fresh AdamW
   // data
   std::string dataset = "";  // a text file; empty: the shipped data/shakespeare_char/input.txt
@@ -70,6 +73,12 @@ struct TrainConfig {
   int64_t threads = 0;  // 0: ATTIC_NUM_THREADS or all hardware threads
   int64_t seed = 1337;
   bool detect_anomaly = false;  // autograd::DetectAnomalyGuard around the run (slow)
+  // nanoGPT's keys that attic takes so that its command lines and config files paste:
+  std::string dtype = "float32";  // the only one attic trains in
+  bool compile = false;           // torch.compile; attic's kernels are compiled ahead of time
+  bool wandb_log = false;         // Weights & Biases logging, which attic does not do
+  std::string wandb_project = "owt", wandb_run_name = "gpt2";
+  std::string backend = "nccl";   // DDP's; attic trains in one process
 
   // Binds every key to its field. The keys of kind KeyKind::Model shape the weights.
   void bind(util::Options& o);
@@ -97,6 +106,16 @@ struct TrainConfig {
   // counted from 1, which at learning_rate 1e-3 and warmup_iters 100 is ELiTA's
   // min(1e-3, 1e-2/√step).
   double lr_at(int64_t iter) const;
+  // Whether init_from names a GPT-2 (models/gpt/gpt2_folder.h).
+  bool from_gpt2() const;
+  // With from_gpt2(): the model keys become the GPT-2 of gpt2_dir/config.json's (model gpt,
+  // softmax attention, n_layer, n_head, n_embd, bias true, its gelu), as nanoGPT's
+  // from_pretrained overrides them; block_size may crop (≤ n_positions; not given: all of
+  // them). A model key that `given` (the config files and flags) set otherwise is an error
+  // naming both values.
+  void take_gpt2_shape(const util::Options& given);
+  // The notes nanoGPT's keys need, printed once before a run: compile = true does nothing.
+  void print_notes() const;
   // The text file to read: dataset, or the shipped Shakespeare when it is empty.
   std::string dataset_path() const;
   // The text of alias key when it was given, "" when it holds its declared default.
@@ -104,7 +123,7 @@ struct TrainConfig {
   std::string with_aliases(const std::string& text, const nn::OptionsDecl& decl, const std::string& owner) const;
   // Throws naming the dataset and block_size when its train or val split is too short for
   // one window of block_size + 1 tokens (x and the y one token later).
-  void check_splits(const TextDataset& data) const;
+  void check_splits(const Dataset& data) const;
 };
 
 }  // namespace attic::train

@@ -24,6 +24,7 @@
 #include "train/size_check.h"
 #include "train/train_config.h"
 #include "data/text_dataset.h"
+#include "models/gpt/gpt2_folder.h"
 #include "optim/optim.h"
 #include "tensor/memory.h"
 #include "tensor/threads.h"
@@ -53,31 +54,46 @@ struct State {
   std::vector<EvalPoint> evals;
 };
 
-// The text to train on, with its size, vocabulary and split printed.
-TextDataset load_dataset(const TrainConfig& cfg) {
+// The data to train on, with its size, vocabulary and split printed.
+std::unique_ptr<Dataset> load_dataset(const TrainConfig& cfg) {
   const std::string path = cfg.dataset_path();
-  TextDataset data = TextDataset::from_name(path);
-  cfg.check_splits(data);
-  std::cout << "dataset " << path << ": " << data.tokens().numel() << " characters, vocab "
-            << data.vocab_size() << ", train " << data.size(Split::Train) << ", val "
-            << data.size(Split::Val) << "\n";
+  std::unique_ptr<Dataset> data = open_dataset(path);
+  cfg.check_splits(*data);
+  std::cout << "dataset " << path << ": " << data->describe() << ", vocab " << data->vocab_size() << ", train "
+            << data->size(Split::Train) << ", val " << data->size(Split::Val) << "\n";
   // The tokenizer reads bytes, as nanoGPT's reads characters; beyond ASCII the two differ.
-  const std::string& v = data.tokenizer().vocabulary();
-  const auto high = std::count_if(v.begin(), v.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
-  if (high > 0)
-    std::cout << "note: " << high << " of the " << v.size() << " tokens are bytes 0x80..0xff: attic's character "
-              << "tokenizer reads bytes, and a character beyond ASCII is 2 to 4 of them in UTF-8\n";
+  if (const auto* text = dynamic_cast<const TextDataset*>(data.get())) {
+    const std::string& v = text->tokenizer().vocabulary();
+    const auto high = std::count_if(v.begin(), v.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+    if (high > 0)
+      std::cout << "note: " << high << " of the " << v.size() << " tokens are bytes 0x80..0xff: attic's character "
+                << "tokenizer reads bytes, and a character beyond ASCII is 2 to 4 of them in UTF-8\n";
+  }
   return data;
+}
+
+// The tokenizer the run's checkpoints record: the GPT-2 folder's when init_from names one
+// (the dataset's ids must be in its vocabulary, and its tokenizer, if it has one, the same),
+// else the dataset's.
+std::unique_ptr<Tokenizer> run_tokenizer(const TrainConfig& cfg, const Dataset& data) {
+  if (!cfg.from_gpt2()) return make_tokenizer(data.tokenizer().kind(), data.tokenizer().record());
+  auto tok = std::make_unique<BpeTokenizer>(models::read_gpt2_tokenizer(cfg.gpt2_dir));
+  ATTIC_CHECK(!data.has_tokenizer() || data.tokenizer().same_as(*tok), "dataset ", cfg.dataset_path(),
+              " was tokenized with another tokenizer than GPT-2's of ", cfg.gpt2_dir,
+              " (attic data bpe --tokenizer=", cfg.gpt2_dir, " writes one with it)");
+  ATTIC_CHECK(data.vocab_size() <= tok->vocab_size(), "dataset ", cfg.dataset_path(), " holds ids up to ",
+              data.vocab_size() - 1, ", beyond GPT-2's vocabulary of ", tok->vocab_size());
+  return tok;
 }
 
 // init_from = resume: the weights, AdamW's state, the iteration, the best val loss and the
 // training generator as the checkpoint left them, so that the run goes on as an
 // uninterrupted one would have.
-void resume(const TrainConfig& cfg, const TextDataset& data, nn::Module& model,
+void resume(const TrainConfig& cfg, const Tokenizer& tokenizer, nn::Module& model,
             optim::Optimizer& opt, State& s) {
   const CheckpointFile file = read_checkpoint(cfg.out_dir);
   const CheckpointInfo& ckpt = file.info;
-  ATTIC_CHECK(ckpt.vocabulary == data.tokenizer().vocabulary(), "resume: the checkpoint in ",
+  ATTIC_CHECK(ckpt.same_tokenizer(tokenizer), "resume: the checkpoint in ",
               cfg.out_dir, " was trained on a different vocabulary than ",
               cfg.dataset_path());
   load_model(file, model, cfg.block_attention(), cfg.block_attention_options());
@@ -113,8 +129,8 @@ void stop_if_not_finite(const TrainConfig& cfg, int64_t iter, const char* what, 
 // when the val loss is the best so far (or always_save_checkpoint), never at step 0 and never
 // at a resumed run's first iteration, whose weights the checkpoint already holds (so that a
 // resume whose new keys then fail leaves the checkpoint as it was).
-void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const TextDataset& data,
-                             models::LanguageModel& lm, optim::Optimizer& opt, Device device, State& s) {
+void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const Dataset& data,
+                             const Tokenizer& tokenizer, models::LanguageModel& lm, optim::Optimizer& opt, Device device, State& s) {
   const Losses losses = estimate_loss(lm, data, cfg, s.iter, device);
   std::printf("step %lld: train loss %.4f, val loss %.4f\n", (long long)s.iter, losses.train,
               losses.val);
@@ -136,7 +152,8 @@ void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const 
                       {.config = opts.dump(),
                        .attention = cfg.block_attention(),
                        .attention_options = cfg.block_attention_options(),
-                       .vocabulary = data.tokenizer().vocabulary(),
+                       .tokenizer = tokenizer.kind(),
+                       .vocabulary = tokenizer.record(),
                        .iter_num = s.iter,
                        .best_val_loss = s.best_val,
                        .rng = default_generator().state(),
@@ -147,7 +164,7 @@ void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const 
 }
 
 // One optimizer step over gradient_accumulation_steps micro-batches; returns their mean loss.
-double train_step(const TrainConfig& cfg, const TextDataset& data, models::LanguageModel& lm,
+double train_step(const TrainConfig& cfg, const Dataset& data, models::LanguageModel& lm,
                   optim::Optimizer& opt, Device device) {
   double loss_sum = 0;
   for (int64_t micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
@@ -203,14 +220,24 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   // Peak memory counts what this run adds to what the process held before it.
   const size_t held_before = memory_stats(device).in_use;
   reset_peak_memory(device);
-  const TextDataset data = load_dataset(cfg);
+  cfg.print_notes();
+  const std::unique_ptr<Dataset> data_ptr = load_dataset(cfg);
+  const Dataset& data = *data_ptr;
+  const std::unique_ptr<Tokenizer> tokenizer = run_tokenizer(cfg, data);
   // A size the machine cannot hold is refused before the out_dir is touched.
   if (device == Device::CPU)
-    check_size("train: the model", step_size_settings(cfg), train_size(cfg, data.vocab_size()));
+    check_size("train: the model", step_size_settings(cfg), train_size(cfg, tokenizer->vocab_size()));
   manual_seed(uint64_t(cfg.seed));
   std::unique_ptr<models::LanguageModel> lm =
       naming_settings("train: building the model", model_size_settings(cfg), [&] {
-        std::unique_ptr<models::LanguageModel> m = models::make_model(cfg.model, cfg.model_spec(data.vocab_size()));
+        std::unique_ptr<models::LanguageModel> m;
+        if (cfg.from_gpt2()) {
+          m = models::load_gpt2(cfg.gpt2_dir, cfg.init_from, cfg.block_size, cfg.dropout);
+          m->train();
+          std::cout << "initialized from " << cfg.init_from << " in " << cfg.gpt2_dir << "\n";
+        } else {
+          m = models::make_model(cfg.model, cfg.model_spec(tokenizer->vocab_size()));
+        }
         m->to(device);
         return m;
       });
@@ -219,7 +246,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   State s;
   // Reading a checkpoint writes nothing, so a resume that is refused leaves the out_dir as
   // it was; the lock comes after it.
-  if (cfg.init_from == "resume") resume(cfg, data, *lm, opt, s);
+  if (cfg.init_from == "resume") resume(cfg, *tokenizer, *lm, opt, s);
   // One training per out_dir: the lock is held until the run returns or the process ends.
   std::filesystem::create_directories(cfg.out_dir);
   const util::FileLock lock(cfg.out_dir + "/train.lock", "out_dir '" + cfg.out_dir + "'");
@@ -233,7 +260,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
     if (s.iter % cfg.eval_interval == 0) {
       if (live) std::cerr << "\r\033[K" << std::flush;
       naming_settings("train: evaluating", step_size_settings(cfg),
-                      [&] { evaluate_and_checkpoint(cfg, opts, data, *lm, opt, device, s); });
+                      [&] { evaluate_and_checkpoint(cfg, opts, data, *tokenizer, *lm, opt, device, s); });
     }
     if (s.iter == s.first_iter && cfg.eval_only) break;
     const auto t0 = Clock::now();
@@ -267,6 +294,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   r.tokens_per_s = r.ms_per_iter > 0 ? double(tokens_per_iter) / (r.ms_per_iter / 1000.0) : 0;
   r.peak_bytes = memory_stats(device).peak - held_before;
   r.device = device_name(device);
+  r.val_chars_per_token = data.chars_per_token(Split::Val);
   std::printf("peak memory: %s (%s)\n", format_mib(r.peak_bytes).c_str(), r.device.c_str());
   std::fflush(stdout);
   return r;

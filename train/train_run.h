@@ -29,6 +29,9 @@ struct RunResult {
   double tokens_per_s = 0;   // tokens per training step / ms_per_iter
   size_t peak_bytes = 0;     // attic's allocator at most, beyond what was held before the run
   std::string device;        // "cpu" or "cuda"
+  // The val split's characters per token: 1 for a char dataset, more for BPE tokens, 0 when
+  // unknown. A val loss in nats per token / ln 2 / this = bits per character.
+  double val_chars_per_token = 1.0;
 };
 
 // Shown on the live progress line before the iteration ("2/3 linear_elu | iter 10/2000 ...").

@@ -23,4 +23,15 @@ bool parse_command_line(Options& opts, const std::vector<std::string>& args,
                         const std::string& usage, std::ostream& echo, bool config_files = false,
                         const std::string& more = "");
 
+// A command made of subcommands (attic bench gemm, attic data bpe, ...).
+struct Subcommand {
+  std::string name, summary;
+};
+// "usage: attic COMMAND <what> [--key=value ...]" and a line per subcommand.
+std::string subcommands_usage(const std::string& command, const std::vector<Subcommand>& subs);
+// args[0] when it names one of subs. --help or -h first prints subcommands_usage to stdout and
+// returns ""; anything else throws attic::Error listing the subcommands.
+std::string pick_subcommand(const std::string& command, const std::vector<Subcommand>& subs,
+                            const std::vector<std::string>& args);
+
 }  // namespace attic::util

@@ -157,8 +157,10 @@ nn::StateDict read_gpt2_weights(const std::string& dir, const GPTConfig& cfg, in
   return out;
 }
 
-std::unique_ptr<GPT> load_gpt2(const std::string& dir, const std::string& name, int64_t block_size) {
+std::unique_ptr<GPT> load_gpt2(const std::string& dir, const std::string& name, int64_t block_size,
+                               double dropout) {
   GPTConfig cfg = read_gpt2_config(dir, name);
+  cfg.dropout = dropout;
   const int64_t n_positions = cfg.block_size;
   ATTIC_CHECK(block_size >= 0 && block_size <= n_positions, "block_size ", block_size, " is more than GPT-2's ",
               n_positions, " positions (", dir, "/config.json)");
@@ -168,6 +170,15 @@ std::unique_ptr<GPT> load_gpt2(const std::string& dir, const std::string& name, 
   model->load_state_dict(weights);
   model->eval();
   return model;
+}
+
+BpeTokenizer read_gpt2_tokenizer(const std::string& dir) {
+  std::error_code ec;
+  for (auto [vocab, merges] : {std::pair{"vocab.json", "merges.txt"}, std::pair{"encoder.json", "vocab.bpe"}})
+    if (std::filesystem::is_regular_file(dir + "/" + vocab, ec) && std::filesystem::is_regular_file(dir + "/" + merges, ec))
+      return BpeTokenizer::from_gpt2_files(dir + "/" + vocab, dir + "/" + merges);
+  fail("gpt2_dir '", dir, "' has no tokenizer (vocab.json and merges.txt, or encoder.json and vocab.bpe): ",
+       download_hint("huggingface"));
 }
 
 void save_gpt2(const GPT& model, const std::string& dir) {

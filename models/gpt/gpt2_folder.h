@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "data/bpe.h"
 #include "models/gpt/gpt.h"
 #include "nn/module.h"
 
@@ -44,8 +45,13 @@ GPTConfig read_gpt2_config(const std::string& dir, const std::string& name);
 nn::StateDict read_gpt2_weights(const std::string& dir, const GPTConfig& cfg, int64_t n_positions);
 
 // The GPT of dir, in eval mode: read_gpt2_config, then the weights; block_size 0 keeps the
-// folder's n_positions, a smaller one crops.
-std::unique_ptr<GPT> load_gpt2(const std::string& dir, const std::string& name, int64_t block_size = 0);
+// folder's n_positions, a smaller one crops. dropout is the one setting a finetune may change.
+std::unique_ptr<GPT> load_gpt2(const std::string& dir, const std::string& name, int64_t block_size = 0,
+                               double dropout = 0.0);
+
+// GPT-2's tokenizer in dir: vocab.json and merges.txt (Hugging Face's names), or encoder.json
+// and vocab.bpe (OpenAI's). Throws naming the files to download when neither pair is there.
+BpeTokenizer read_gpt2_tokenizer(const std::string& dir);
 
 // Writes model (gelu tanh, biases on) as transformers' GPT2LMHeadModel reads it:
 // dir/config.json and dir/model.safetensors (atomic, each). Its tokenizer is the caller's.

@@ -89,7 +89,8 @@ TEST_CASE("bad digit_mul, eval and analyze input is one line and exit 2", "[cli]
   check_one_line(attic_run("data digit_mul --digits=10 --out=" + s.path("x.txt")),
                  "digit_mul: digits must be in 1..9 (a·b must fit in 63 bits), got 10");
   check_one_line(attic_run("data digit_mul --lines=5"), "data digit_mul: --out=FILE is required");
-  check_one_line(attic_run("data shakespeare"), "data: expected 'attic data digit_mul', got 'shakespeare'");
+  check_one_line(attic_run("data shakespeare"), "data: expected one of 'digit_mul', 'bpe' (attic data --help says what "
+                 "each does), got 'shakespeare'");
   // A generated dataset that does not exist names the ones that do.
   for (const std::string name : {"digit_mul:3", "digit_mul:0", "digit_mul:-1", "digit_mul:",
                                  "digit_mul:99999999999999999999", "digit_mul"})
@@ -99,7 +100,8 @@ TEST_CASE("bad digit_mul, eval and analyze input is one line and exit 2", "[cli]
                    "and give that file");
   CHECK_FALSE(fs::exists(s.path("dm")));
   CHECK_FALSE(fs::exists(s.path("x.txt")));
-  check_one_line(attic_run("analyze"), "analyze: expected 'attic analyze entropy' or 'attic analyze routers', got ''");
+  check_one_line(attic_run("analyze"), "analyze: expected one of 'entropy', 'routers' (attic analyze --help says what "
+                 "each does), got ''");
   check_one_line(attic_run("analyze entropy"), "analyze entropy: give at least one --out_dir=DIR");
   check_one_line(attic_run("analyze entropy --out_dir=x --extend=30,-1"),
                  "analyze entropy: extend must list positive token counts like 30,100, got '30,-1'");
