@@ -17,9 +17,10 @@ THREADS=${THREADS:-2}
 PY=${PEER_PYTHON:-$(scripts/install-peer.sh)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-field() { sed -n "s/.*\"$1\": \\([0-9.]*\\).*/\\1/p" | head -1; }
+field() { sed -n "s/.*\"$1\": \\([0-9.]*\\).*/\\1/p"; }  # every line's
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $THREADS threads, $("$PY" -c 'import torch; print("torch", torch.__version__)')"
+cpu_field() { grep -m1 "^$1" /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'; }
+echo "CPU: $(cpu_field 'model name'), family $(cpu_field 'cpu family') model $(cpu_field 'model'), $THREADS threads, $("$PY" -c 'import torch; print("torch", torch.__version__)')"
 for r in $(seq "$ROUNDS"); do
   ./build/attic bench gpt2 --what=sample --threads="$THREADS" --json=true | tee -a "$tmp/attic-sample"
   "$PY" bench/peer/bench_gpt2.py sample-hf --threads="$THREADS" | tee -a "$tmp/hf-sample"

@@ -28,23 +28,13 @@ from safetensors.numpy import save_file
 from tiktoken._educational import bpe_train, bpe_encode
 from transformers import GPT2Config, GPT2LMHeadModel
 
+sys.path.insert(0, os.path.dirname(__file__))
+from make_bpe_fixture import bytes_to_unicode  # noqa: E402  GPT-2's encoder.py map
+
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 OUT = os.path.join(ROOT, "tests", "models", "fixtures", "gpt2_tiny")
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 RANKS = 319  # 256 bytes + 63 merges; <|endoftext|> is id 319, so V = 320
-
-
-def bytes_to_unicode():
-    """GPT-2's encoder.py: each byte as a printable character, for vocab.json and merges.txt."""
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    cs = bs[:]
-    n = 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return dict(zip(bs, map(chr, cs)))
 
 
 def merges_of(ranks):

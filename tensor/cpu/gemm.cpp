@@ -25,6 +25,7 @@
 
 #include "tensor/cpu/gemm.h"
 #include "tensor/cpu/gemm_pack.h"
+#include "tensor/cpu/gemv.h"
 #include "tensor/cpu/thread_pool.h"
 
 namespace attic::cpu {
@@ -498,6 +499,9 @@ void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
       for (int64_t i = 0; i < M; ++i) std::fill(C + i * ldc, C + i * ldc + N, T(0));
     return;
   }
+  // One row against a weight matrix (decoding a token): B read once in place, not packed.
+  if (M == 1 && tri == Triangle::kNone && gemv_takes(csa, rsb, csb))
+    return gemv(N, K, A, csa, B, rsb, csb, C, accumulate);
   const double fmas = double(M) * double(N) * double(K);
   if (fmas < kSmallFmas) {
     gemm_small(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, accumulate);

@@ -337,3 +337,29 @@ TEST_CASE("gemm: accumulate adds the product to C", "[cpu][gemm]") {
       }
   });
 }
+
+TEST_CASE("gemm: one row (M = 1) is gemv, in each layout it takes and each it does not", "[cpu][gemm]") {
+  // A Linear's Wᵀ (B transposed: dot products), a row-major B (rows added), a strided A
+  // (dot products need A contiguous: rows added), a strided B (neither: the packed GEMM);
+  // K below, at and past a vector and four-column groups with a remainder; a GPT-2 shape.
+  const std::vector<Dims> rows = {{1, 1, 1},   {1, 3, 7},     {1, 5, 8},     {1, 7, 17},
+                                  {1, 50, 33}, {1, 2304, 768}, {1, 769, 3072}};
+  with_1_and_2_threads([&] {
+    for (Dims d : rows)
+      for (Layout la : {Layout::RowMajor, Layout::Strided})
+        for (Layout lb : {Layout::Transposed, Layout::RowMajor, Layout::Padded, Layout::Strided}) {
+          check_against_naive<float>(d, la, lb);
+          check_against_naive<double>(d, la, lb);
+        }
+  });
+}
+
+TEST_CASE("gemv: accumulate adds into C", "[cpu][gemm]") {
+  const int64_t N = 9, K = 13;
+  std::vector<float> A(K), B(K * N), C(N, 1.0f), ref(N, 0.0f);
+  for (int64_t k = 0; k < K; ++k) A[size_t(k)] = float(k % 5) - 2.0f;
+  for (int64_t i = 0; i < K * N; ++i) B[size_t(i)] = float(i % 7) - 3.0f;
+  cpu::gemm_naive<float>(1, N, K, A.data(), K, 1, B.data(), 1, K, ref.data(), N);  // B = Wᵀ, W [N, K]
+  cpu::gemm<float>(1, N, K, A.data(), K, 1, B.data(), 1, K, C.data(), N, cpu::Triangle::kNone, true);
+  for (int64_t n = 0; n < N; ++n) CHECK(C[size_t(n)] == ref[size_t(n)] + 1.0f);
+}
