@@ -45,6 +45,7 @@
 #include "lab/bench_attention.h"
 #include "lab/bench_elita.h"
 #include "lab/bench_linformer.h"
+#include "lab/bench_bpe.h"
 #include "lab/bench_gpt2.h"
 #include "lab/bench_sample.h"
 #include "lab/bench_timer.h"
@@ -151,7 +152,8 @@ int bench(const std::vector<std::string>& args) {
       {"sample", "generation with and without the attentions' caches, tokens/s"},
       {"elita", "ELiTA's attention against softmax, by length"},
       {"linformer", "the Linformer's attention against softmax, by length"},
-      {"gpt2", "GPT-2 124M's shapes: sampling with the KV cache, and a finetune step"}}, args);
+      {"gpt2", "GPT-2 124M's shapes: sampling with the KV cache, and a finetune step"},
+      {"bpe", "training GPT-2's byte-level BPE on a text, and encoding it, tokens/s"}}, args);
   if (what.empty()) return 0;
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMaxN = int64_t(1) << 24;
   std::string preset = "cpu", device = "cpu", attention = "softmax";
@@ -173,6 +175,8 @@ int bench(const std::vector<std::string>& args) {
   double dropout = 0;
   bool sweep = false, products = false;
   Gpt2BenchOptions g2;
+  std::string bpe_text, bpe_save;
+  int64_t bpe_vocab = 1024;
   Options opts;
   opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train").int_range(0, kMaxThreads);
   opts.bind("json", json, "one JSON object per line");
@@ -203,10 +207,15 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("products", products, "train: also time the step's matrix products alone, replayed");
   opts.bind("what", g2.what, "gpt2: sample, step or both");
   opts.bind("gpt2_dir", g2.gpt2_dir, "gpt2: a GPT-2 folder's weights instead of random ones of 124M's shapes");
+  opts.bind("text", bpe_text, "bpe: the text (default: the shipped Shakespeare)");
+  opts.bind("vocab", bpe_vocab, "bpe: the BPE's ids").int_range(257, 1 << 20);
+  opts.bind("save", bpe_save, "bpe: save the trained BPE here (for the tiktoken peer)");
+  opts.bind("cache_mib", g2.cache_mib, "gpt2: the CPU allocator's cache of freed blocks, MiB (-1: its default)")
+      .int_range(-1, int64_t(1) << 30);
   opts.bind("prompt", g2.prompt, "gpt2: prompt tokens before new_tokens (default 256)").int_range(1, kMaxBlockSize);
   std::ostringstream quiet;
   if (!parse_command_line(opts, {args.begin() + 1, args.end()},
-                          "usage: attic bench gemm|train|attention|sample|elita|linformer|gpt2 "
+                          "usage: attic bench gemm|train|attention|sample|elita|linformer|gpt2|bpe "
                           "[--key=value ...]", quiet))
     return 0;
   // Only bench train runs on a device; the others time CPU kernels, and must not print CPU
@@ -227,6 +236,7 @@ int bench(const std::vector<std::string>& args) {
                        : bench_linformer(or_else("max_n", max_n, 262144),
                                          or_else("softmax_max_n", softmax_max_n, 16384), causal, threads,
                                          json);
+  if (args[0] == "bpe") return bench_bpe(bpe_text, bpe_vocab, or_else("iters", iters, 5), bpe_save, json);
   if (args[0] == "gpt2") {
     g2.new_tokens = or_else("new_tokens", new_tokens, 256);
     g2.block_size = or_else("block_size", block_size, 1024);

@@ -7,6 +7,7 @@
 
 #include "models/gpt/gpt2_folder.h"
 #include "optim/optim.h"
+#include "tensor/cpu/cpu_backend.h"
 #include "tensor/memory.h"
 #include "tensor/threads.h"
 
@@ -49,6 +50,7 @@ int bench_gpt2(const Gpt2BenchOptions& o) {
   ATTIC_CHECK(o.what == "sample" || o.what == "step" || o.what == "both", "bench gpt2: what must be sample, step "
               "or both, got '", o.what, "'");
   if (o.threads > 0) set_num_threads(int(o.threads));
+  if (o.cache_mib >= 0) cpu::set_cache_limit(size_t(o.cache_mib) << 20);
   std::unique_ptr<models::GPT> m = gpt2_model(o);
   const models::GPTConfig& c = m->config;
   ATTIC_CHECK(o.prompt >= 1 && o.prompt + o.new_tokens <= c.block_size && o.block_size <= c.block_size,

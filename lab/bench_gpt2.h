@@ -16,6 +16,9 @@ struct Gpt2BenchOptions {
   int64_t block_size = 1024;     // step: T, batch 1
   int64_t iters = 3, warmup = 1; // step: timed and untimed steps
   int64_t threads = 0;
+  // The CPU allocator's cache of freed blocks, MiB (tensor/cpu/cpu_backend.h); -1: its
+  // default, the high-water mark of live bytes.
+  int64_t cache_mib = -1;
   bool json = false;
 };
 

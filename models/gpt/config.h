@@ -25,7 +25,8 @@ struct GPTConfig {
   // The MLP's GELU: "none", the exact x·Φ(x) of nanoGPT's nn.GELU(), or "tanh", the
   // approximation GPT-2 was trained with (OpenAI's gpt-2, src/model.py gelu; transformers'
   // "gelu_new"). nanoGPT's from_pretrained loads GPT-2's weights under its exact GELU, which
-  // moves GPT-2's logits by about 1e-3; attic's GPT-2 models use "tanh" and match it exactly.
+  // is not the function GPT-2 was trained with; attic's GPT-2 models use "tanh", as
+  // transformers' GPT2LMHeadModel does.
   std::string gelu = "none";
 
   // Throws attic::Error if the sizes are not positive, C is not a multiple of NH, or the

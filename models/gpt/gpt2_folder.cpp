@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "nn/safetensors.h"
 #include "ops/ops.h"
@@ -114,16 +115,17 @@ static bool ends_with(const std::string& s, const std::string& end) {
   return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
 }
 
-nn::StateDict read_gpt2_weights(const std::string& dir, const GPTConfig& cfg, int64_t n_positions) {
+nn::StateDict read_gpt2_weights(const std::string& dir, const GPT& model, int64_t n_positions) {
+  const GPTConfig& cfg = model.config;
   const std::string path = dir + "/model.safetensors";
   std::error_code ec;
   ATTIC_CHECK(std::filesystem::is_regular_file(path, ec), "gpt2_dir '", dir, "' has no model.safetensors: ",
               download_hint("huggingface"));
   nn::SafetensorsFile file = nn::load_safetensors(path);
-  // The shapes a GPT of cfg has, in attic's names, with wpe at the folder's n_positions.
-  GPTConfig full = cfg;
-  full.block_size = n_positions;
-  const nn::StateDict want = GPT(full).state_dict();
+  // The shapes the model has, in attic's names, with wpe at the folder's n_positions.
+  std::map<std::string, std::vector<int64_t>> want;
+  for (const auto& [name, t] : model.state_dict()) want[name] = t.sizes();
+  want["transformer.wpe.weight"] = {n_positions, cfg.n_embd};
   nn::StateDict out;
   for (auto& [stored, t] : file.tensors) {
     // OpenAI's files on the Hub name tensors without "transformer."; save_pretrained with it.
@@ -136,10 +138,9 @@ nn::StateDict read_gpt2_weights(const std::string& dir, const GPTConfig& cfg, in
     ATTIC_CHECK(t.dtype() == DType::Float32, path, ": tensor '", stored, "' is ", dtype_name(t.dtype()),
                 "; attic reads GPT-2's F32 files");
     Tensor w = is_conv1d(name) ? t.transpose(0, 1).contiguous() : t;
-    ATTIC_CHECK(w.sizes() == it->second.sizes(), path, ": tensor '", stored, "' has shape ",
-                str(t.sizes()), ", a GPT-2 of config.json needs ",
-                str(is_conv1d(name) ? std::vector<int64_t>{it->second.size(1), it->second.size(0)}
-                                          : it->second.sizes()));
+    ATTIC_CHECK(w.sizes() == it->second, path, ": tensor '", stored, "' has shape ", str(t.sizes()),
+                ", a GPT-2 of config.json needs ",
+                str(is_conv1d(name) ? std::vector<int64_t>{it->second[1], it->second[0]} : it->second));
     out[name] = w;
   }
   if (const auto head = out.find("lm_head.weight"); head != out.end()) {
@@ -149,9 +150,9 @@ nn::StateDict read_gpt2_weights(const std::string& dir, const GPTConfig& cfg, in
   } else if (out.count("transformer.wte.weight")) {
     out["lm_head.weight"] = out.at("transformer.wte.weight");
   }
-  for (const auto& [name, t] : want)
+  for (const auto& [name, shape] : want)
     ATTIC_CHECK(out.count(name), path, ": no tensor '", name.substr(name.rfind("lm_head", 0) == 0 ? 0 : 12),
-                "' (", str(t.sizes()), ")");
+                "' (", str(shape), ")");
   if (cfg.block_size < n_positions)
     out["transformer.wpe.weight"] = out.at("transformer.wpe.weight").narrow(0, 0, cfg.block_size).contiguous();
   return out;
@@ -165,9 +166,8 @@ std::unique_ptr<GPT> load_gpt2(const std::string& dir, const std::string& name, 
   ATTIC_CHECK(block_size >= 0 && block_size <= n_positions, "block_size ", block_size, " is more than GPT-2's ",
               n_positions, " positions (", dir, "/config.json)");
   if (block_size > 0) cfg.block_size = block_size;
-  const nn::StateDict weights = read_gpt2_weights(dir, cfg, n_positions);
   auto model = std::make_unique<GPT>(cfg);
-  model->load_state_dict(weights);
+  model->load_state_dict(read_gpt2_weights(dir, *model, n_positions));
   model->eval();
   return model;
 }

@@ -38,11 +38,12 @@ bool is_gpt2_name(const std::string& name);
 // epsilon other than 1e-5, ...).
 GPTConfig read_gpt2_config(const std::string& dir, const std::string& name);
 
-// dir/model.safetensors in attic's names and layout, for a GPT of cfg (read_gpt2_config):
-// every tensor present with its shape, nothing left over (transformers' attention-mask
-// buffers, attn.bias and attn.masked_bias of older files, are skipped). block_size below
-// n_positions keeps wpe's first block_size rows, as nanoGPT's crop_block_size does.
-nn::StateDict read_gpt2_weights(const std::string& dir, const GPTConfig& cfg, int64_t n_positions);
+// dir/model.safetensors in attic's names and layout, for `model` (a GPT of read_gpt2_config's
+// shape): every tensor present with its shape, nothing left over (transformers' attention-mask
+// buffers, attn.bias and attn.masked_bias of older files, are skipped). The file's wpe has
+// n_positions rows; a model of a smaller block_size keeps the first ones, as nanoGPT's
+// crop_block_size does.
+nn::StateDict read_gpt2_weights(const std::string& dir, const GPT& model, int64_t n_positions);
 
 // The GPT of dir, in eval mode: read_gpt2_config, then the weights; block_size 0 keeps the
 // folder's n_positions, a smaller one crops. dropout is the one setting a finetune may change.

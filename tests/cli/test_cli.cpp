@@ -319,7 +319,7 @@ TEST_CASE("attic bench train prints one JSON line with ms_per_iter and peak memo
   Run what = attic_run("bench fastest");
   CHECK(what.code == 2);
   CHECK(what.out == "attic: bench: expected one of 'gemm', 'train', 'attention', 'sample', 'elita', 'linformer', "
-                    "'gpt2' (attic bench --help says what each does), got 'fastest'\n");
+                    "'gpt2', 'bpe' (attic bench --help says what each does), got 'fastest'\n");
 }
 
 TEST_CASE("attic bench train --products replays the step's matrix products alone", "[cli][bench]") {

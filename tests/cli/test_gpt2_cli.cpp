@@ -7,6 +7,7 @@
 
 #include "catch.h"
 #include "cli/cli_helpers.h"
+#include "data/bpe.h"
 #include "models/gpt/gpt2_folder.h"
 #include "nn/safetensors.h"
 #include "train/checkpoint.h"
@@ -187,13 +188,20 @@ TEST_CASE("nanoGPT's command-line keys are accepted or refused in one line", "[c
 
 TEST_CASE("every command's --help prints its usage and exits 0", "[cli][help]") {
   for (const std::string cmd : {"", "train", "sample", "eval", "compare", "seq2seq", "export", "bench", "bench gemm",
-                                "bench gpt2", "data", "data bpe", "data digit_mul", "analyze", "analyze entropy",
+                                "bench gpt2", "bench bpe", "data", "data bpe", "data digit_mul", "analyze", "analyze entropy",
                                 "analyze routers", "plot", "plot speedup", "plot linformer-heads"}) {
     INFO(cmd);
     const Run r = attic_run(cmd + " --help");
     CHECK(r.code == 0);
     CHECK(r.out.rfind("usage: attic", 0) == 0);
   }
+  // attic bench bpe trains and times the tokenizer on a text.
+  Scratch s;
+  const Run b = attic_run("bench bpe --vocab=260 --iters=1 --text=" + s.path("corpus.txt") + " --save=" + s.path("t.bpe"));
+  INFO(b.out);
+  CHECK(b.code == 0);
+  CHECK(lines_matching(b.out, "^bpe: trained 260 ids on .* encode_ordinary -> [0-9]+ tokens").size() == 1);
+  CHECK(BpeTokenizer::load(s.path("t.bpe")).vocab_size() == 260);
   const Run none = attic_run("data");
   CHECK(none.code == 2);
   CHECK_THAT(none.out, ContainsSubstring("expected one of 'digit_mul', 'bpe'"));

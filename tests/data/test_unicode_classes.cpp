@@ -17,7 +17,7 @@ TEST_CASE("unicode classes: ASCII letters, digits and white space", "[data][bpe]
   }
 }
 
-TEST_CASE("unicode classes: each general category of \\p{L} and \\p{N}", "[data][bpe]") {
+TEST_CASE("unicode classes: each general category of the letters (L) and numbers (N)", "[data][bpe]") {
   // Lu, Ll, Lt, Lm, Lo: E and e with acute, the digraph Dz with caron, modifier h, the
   // feminine ordinal, a Han character, a Hangul syllable, Arabic alef, Devanagari na, and
   // U+20000 in CJK Extension B, beyond the Basic Multilingual Plane.
@@ -37,7 +37,7 @@ TEST_CASE("unicode classes: each general category of \\p{L} and \\p{N}", "[data]
   }
 }
 
-TEST_CASE("unicode classes: \\s is White_Space, 25 code points", "[data][bpe]") {
+TEST_CASE("unicode classes: white space is the White_Space property, 25 code points", "[data][bpe]") {
   int count = 0;
   for (char32_t c = 0; c <= 0x10FFFF; ++c) {
     if (!is_whitespace(c)) continue;

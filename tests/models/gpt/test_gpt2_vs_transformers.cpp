@@ -61,7 +61,8 @@ TEST_CASE("GPT-2's logits and loss equal transformers'", "[gpt2][transformers]")
   const nn::SafetensorsFile f = expected();
   auto m = models::load_gpt2(kDir, "huggingface");
   const auto out = m->forward(f.tensors.at("idx"), f.tensors.at("targets"));
-  CHECK(max_abs_diff(out.logits, f.tensors.at("logits")) < 1e-5);
+  // 1e-6: the exact GELU in place of GPT-2's tanh form would be 1e-5 away at this init.
+  CHECK(max_abs_diff(out.logits, f.tensors.at("logits")) < 1e-6);
   CHECK(std::abs(out.loss.item<double>() - f.tensors.at("loss").item<double>()) < 1e-5);
 }
 
