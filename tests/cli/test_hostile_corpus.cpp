@@ -141,6 +141,9 @@ TEST_CASE("the hostile corpus: every key of every command, hostile values, one l
        // bench's other subcommands' keys are listed too; the train bench ignores them
        {"checkpoints", "causal", "peak_gflops_per_core"}, false},
       {"data digit_mul", "--out=" + s.path("digits.txt") + " --lines=10", {"lines"}, {}, false},
+      {"data bpe", "--train_vocab=260 --text=" + s.path("corpus.txt"), {"train_vocab"}, {}, true},
+      // The tiny checkpoint has no biases, so every export is refused: each in one line.
+      {"export", "--out_dir=" + ck + " --hf_dir=" + s.path("hf"), {}, {}, false},
       {"analyze entropy", "--out_dir=" + ck + " --n=4 --n_long=2 --extend=2 --threads=1 --svg=" + s.path("e.svg"),
        {"n", "n_long"}, {}, false},
   };
