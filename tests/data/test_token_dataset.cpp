@@ -2,6 +2,7 @@
 // data/shakespeare/prepare.py does (uint16 ids, no meta.json), with every damaged folder refused.
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "catch.h"
 #include "data/dataset.h"
