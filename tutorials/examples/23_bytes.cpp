@@ -1,11 +1,10 @@
 // Chapter 23: characters and bytes. Chapter 7's tokenizer knows the characters of its text
 // and no others; UTF-8's 256 byte values spell any text, in more tokens.
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "data/data.h"
+#include "util/files.h"
 #include "util/utf8.h"
 
 using namespace attic;
@@ -18,10 +17,8 @@ size_t code_points(const std::string& s) {
 }
 
 int main() {
-  std::ifstream in(default_dataset_path(), std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const CharTokenizer chars = CharTokenizer::from_text(buffer.str());
+  const std::string corpus_text = util::read_text_file(default_dataset_path(), "the corpus");
+  const CharTokenizer chars = CharTokenizer::from_text(corpus_text);
 
   std::printf("%10s %5s  %-27s %-17s %s\n", "characters", "bytes", "UTF-8, in hex", "chapter 7's ids",
               "text");

@@ -2,25 +2,17 @@
 // tokenizers of tests/data/fixtures/ (23_gpt2_files).
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "data/bpe.h"
 #include "data/text_dataset.h"
+#include "util/files.h"
 #include "util/json.h"
 
 using namespace attic;
 namespace fs = std::filesystem;
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 std::string ids_of(const std::vector<int64_t>& ids) {
   std::string out;
@@ -88,8 +80,8 @@ int main() {
   std::printf("encode_ordinary of the same:%s\n", ids_of(gpt2.encode_ordinary("end.<|endoftext|>The")).c_str());
 
   // 3. tiktoken's ids for the torture text (bench/peer/make_bpe_fixture.py wrote them).
-  const std::string torture = read(dir / "bpe_torture.bin");
-  const json::Value expected = json::parse(read(dir / "bpe_expected.json"));
+  const std::string torture = util::read_text_file(dir / "bpe_torture.bin", "the fixture");
+  const json::Value expected = json::parse(util::read_text_file(dir / "bpe_expected.json", "the fixture"));
   auto same = [&](const std::vector<int64_t>& mine, const char* key) {
     const json::Value::Array& want = expected.at(key).as_array();
     bool equal = mine.size() == want.size();

@@ -4,24 +4,17 @@
 // bytes_to_unicode's characters.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "data/bpe.h"
 #include "data/text_dataset.h"
+#include "util/files.h"
 #include "util/json.h"
 
 using namespace attic;
 namespace fs = std::filesystem;
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 // The UTF-8 of a code point below U+0800.
 std::string utf8(char32_t c) {
@@ -60,11 +53,11 @@ int main() {
   std::printf("\n");
 
   // 2. vocab.bpe: the merges in order, one a line; encoder.json: each token's id.
-  std::istringstream merges(read(dir / "bpe_vocab.bpe"));
+  std::istringstream merges(util::read_text_file(dir / "bpe_vocab.bpe", "the fixture"));
   std::string line;
   std::printf("bpe_vocab.bpe starts:");
   for (int i = 0; i < 6 && std::getline(merges, line); ++i) std::printf(" [%s]", line.c_str());
-  const json::Value encoder = json::parse(read(dir / "bpe_encoder.json"));
+  const json::Value encoder = json::parse(util::read_text_file(dir / "bpe_encoder.json", "the fixture"));
   std::printf("\nbpe_encoder.json:");
   for (const char* key : {"!", "A", "Ġ", "Ġt", "he", "Ġthe", "<|endoftext|>"})
     std::printf(" %s=%lld", key, (long long)encoder.at(key).as_int());

@@ -2,15 +2,14 @@
 // pattern of OpenAI's gpt-2 (src/encoder.py), and merges happen only inside a piece:
 //   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 #include <cstdio>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "data/gpt2_pretokenize.h"
 #include "data/text_dataset.h"
+#include "util/files.h"
 
 using namespace attic;
 
@@ -49,10 +48,7 @@ int main() {
 
   // Merges count pairs inside pieces. Counted across the whole text instead, the top pairs
   // include "e " and "s ", a word's end glued to the space after it.
-  std::ifstream in(default_dataset_path(), std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string corpus = buffer.str().substr(0, 100000);
+  const std::string corpus = util::read_text_file(default_dataset_path(), "the corpus").substr(0, 100000);
   top_pairs("whole text: ", {std::string_view(corpus)});
   top_pairs("in pieces:  ", gpt2_pieces(corpus));
   return 0;

@@ -3,22 +3,14 @@
 // them tokenizer.bpe and meta.json. Here for the first 20,000 characters of Shakespeare.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
-#include "data/token_dataset.h"
 #include "data/text_dataset.h"
+#include "data/token_dataset.h"
+#include "util/files.h"
 
 using namespace attic;
 namespace fs = std::filesystem;
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 // A newline written \n, so that a window prints on one line.
 std::string visible(const std::string& s) {
@@ -28,7 +20,7 @@ std::string visible(const std::string& s) {
 }
 
 int main() {
-  const std::string text = read(default_dataset_path()).substr(0, 20000);
+  const std::string text = util::read_text_file(default_dataset_path(), "the corpus").substr(0, 20000);
   const fs::path dir = "shakespeare_bpe300";  // in the folder the program runs in
 
   // What `attic data bpe --train_vocab=300` does: a BPE trained on the train split (the first
@@ -37,12 +29,12 @@ int main() {
   const TokenFolderStats st = write_token_folder(dir.string(), tok, text);
   for (const char* f : {"meta.json", "tokenizer.bpe", "train.bin", "val.bin"})
     std::printf("%-13s %6lld bytes\n", f, (long long)fs::file_size(dir / f));
-  std::printf("meta.json: %s", read(dir / "meta.json").c_str());
+  std::printf("meta.json: %s", util::read_text_file(dir / "meta.json", "meta.json").c_str());
   std::printf("train: %lld characters -> %lld tokens; val: %lld -> %lld\n", (long long)st.train_chars,
               (long long)st.train_tokens, (long long)st.val_chars, (long long)st.val_tokens);
 
   // Two bytes per id, the low byte first: ids below 256 have a zero high byte.
-  const std::string bin = read(dir / "train.bin");
+  const std::string bin = util::read_text_file(dir / "train.bin", "train.bin");
   std::printf("train.bin starts:");
   for (int i = 0; i < 12; ++i) std::printf(" %02x", static_cast<unsigned char>(bin[size_t(i)]));
   const std::vector<int64_t> first = tok.encode(text.substr(0, 14));

@@ -3,22 +3,14 @@
 // compared with minbpe's own, how much shorter the text gets, and the round trip.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "data/bpe.h"
 #include "data/text_dataset.h"
+#include "util/files.h"
 #include "util/json.h"
 
 using namespace attic;
-
-std::string read(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 // Bytes as they print here: a newline as \n, a byte beyond ASCII as \xNN.
 std::string shown(std::string_view bytes) {
@@ -49,7 +41,7 @@ void print_tokens(const BpeTokenizer& tok, const char* label, int64_t first, int
 
 int main() {
   const std::filesystem::path input = default_dataset_path();
-  const std::string corpus = read(input);
+  const std::string corpus = util::read_text_file(input, "the corpus");
   const std::string train = corpus.substr(0, 100000);
 
   // 513 ids: the 256 bytes, 256 merges and <|endoftext|>.
@@ -61,8 +53,9 @@ int main() {
 
   // minbpe's RegexTokenizer.train(text[:100000], 512) on the same bytes, as
   // bench/peer/make_bpe_fixture.py recorded it: merge i is the pair (a, b) that became 256 + i.
+  const std::filesystem::path root = input.parent_path().parent_path().parent_path();
   const json::Value expected =
-      json::parse(read(input.parent_path().parent_path().parent_path() / "tests/data/fixtures/bpe_expected.json"));
+      json::parse(util::read_text_file(root / "tests/data/fixtures/bpe_expected.json", "the fixture"));
   const json::Value::Array& merges = expected.at("minbpe_merges").as_array();
   size_t same = 0;
   for (size_t i = 0; i < merges.size(); ++i) {

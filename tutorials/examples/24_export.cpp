@@ -3,14 +3,13 @@
 // GPT2LMHeadModel.from_pretrained reads, which is what `attic export --hf_dir=DIR` calls.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "data/text_dataset.h"
 #include "models/gpt/gpt2_folder.h"
 #include "nn/safetensors.h"
 #include "ops/ops.h"
+#include "util/files.h"
 
 using namespace attic;
 namespace fs = std::filesystem;
@@ -29,10 +28,7 @@ int main() {
   // save_gpt2: config.json and model.safetensors, into a folder where the program runs.
   const std::string out = "gpt2_export";
   models::save_gpt2(*cropped, out);
-  std::ifstream in(out + "/config.json");
-  std::ostringstream config;
-  config << in.rdbuf();
-  std::printf("config.json: %s", config.str().c_str());
+  std::printf("config.json: %s", util::read_text_file(out + "/config.json", "config.json").c_str());
   const nn::SafetensorsFile file = nn::load_safetensors(out + "/model.safetensors");
   std::printf("model.safetensors: %zu tensors, lm_head.weight among them: %s\n", file.tensors.size(),
               file.tensors.count("lm_head.weight") ? "yes" : "no");
