@@ -67,7 +67,7 @@ int eval(const std::vector<std::string>& args) {
   }
   Restored r = gpt2 ? restore_gpt2(flags) : restore(flags.out_dir, given);
   const TrainConfig& cfg = r.config;
-  cfg.print_notes();
+  cfg.print_notes(std::cout);
   const Device device = device_from_flag(cfg.device);
   if (cfg.threads > 0) set_num_threads(int(cfg.threads));
   const std::string dataset = cfg.dataset_path();

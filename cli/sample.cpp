@@ -70,7 +70,8 @@ int sample(const std::vector<std::string>& args) {
   } else {
     r = restore(out_dir);
   }
-  if (compile) std::cerr << "note: compile = true: attic has no compile step (its kernels are compiled ahead of time)\n";
+  r.config.compile = compile;
+  r.config.print_notes(std::cerr);  // stdout holds the samples alone
   r.model->to(dev);
   std::vector<int64_t> ids;
   try {

@@ -6,11 +6,6 @@
 
 namespace attic::train {
 
-// The vocabulary of a GPT-2's embedding.
-static int64_t cfg_vocab(const models::LanguageModel& m) {
-  return dynamic_cast<const models::GPT&>(m).config.vocab_size;
-}
-
 using namespace util;
 
 // The config the checkpoint was saved with, alone: it must pass validate() by itself, and
@@ -42,9 +37,10 @@ Restored restore_gpt2(const TrainConfig& cfg) {
   Restored r;
   r.config = cfg;
   auto tok = std::make_unique<BpeTokenizer>(models::read_gpt2_tokenizer(cfg.gpt2_dir));
-  r.model = models::load_gpt2(cfg.gpt2_dir, cfg.init_from, cfg.block_size, 0.0);
-  ATTIC_CHECK(tok->vocab_size() == cfg_vocab(*r.model), "gpt2_dir '", cfg.gpt2_dir, "': its tokenizer has ",
-              tok->vocab_size(), " tokens, its config.json vocab_size ", cfg_vocab(*r.model));
+  std::unique_ptr<models::GPT> gpt = models::load_gpt2(cfg.gpt2_dir, cfg.init_from, cfg.block_size, 0.0);
+  ATTIC_CHECK(tok->vocab_size() == gpt->config.vocab_size, "gpt2_dir '", cfg.gpt2_dir, "': its tokenizer has ",
+              tok->vocab_size(), " tokens, its config.json vocab_size ", gpt->config.vocab_size);
+  r.model = std::move(gpt);
   r.info.tokenizer = tok->kind();
   r.info.vocabulary = tok->record();
   r.info.attention = "softmax";

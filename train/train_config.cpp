@@ -99,13 +99,9 @@ void TrainConfig::take_gpt2_shape(const Options& given) {
   const models::GPTConfig g = models::read_gpt2_config(gpt2_dir, init_from);
   const std::string where = "init_from = " + init_from + " is the GPT-2 of " + gpt2_dir + "/config.json";
   auto take = [&](const std::string& key, auto& field, const auto& value) {
-    if (given.given(key) && field != value) {
-      Options o;
-      TrainConfig copy = *this;
-      copy.bind(o);
-      fail(key, " = ", o.value(key), " was given, but ", where, ", whose ", key, " is ", value,
+    if (given.given(key) && field != value)
+      fail(key, " = ", given.value(key), " was given, but ", where, ", whose ", key, " is ", value,
            " (only block_size, which may crop, and dropout change in a finetune)");
-    }
     field = value;
   };
   take("model", model, std::string("gpt"));
@@ -121,11 +117,11 @@ void TrainConfig::take_gpt2_shape(const Options& given) {
               " positions of ", where, " (a smaller one crops them, as nanoGPT's crop_block_size does)");
 }
 
-void TrainConfig::print_notes() const {
+void TrainConfig::print_notes(std::ostream& out) const {
   if (compile)
-    std::cout << "note: compile = true: attic has no compile step. torch.compile fuses PyTorch's ops into "
-                 "kernels when the program runs; attic's kernels are C++ compiled ahead of time with the "
-                 "library, so there is nothing left to compile and the flag changes nothing\n";
+    out << "note: compile = true: attic has no compile step. torch.compile fuses PyTorch's ops into "
+           "kernels when the program runs; attic's kernels are C++ compiled ahead of time with the "
+           "library, so there is nothing left to compile and the flag changes nothing\n";
 }
 
 void TrainConfig::validate() const {

@@ -3,6 +3,7 @@
 // config/ override them.
 #pragma once
 
+#include <iosfwd>
 #include <map>
 #include <string>
 
@@ -115,7 +116,7 @@ struct TrainConfig {
   // naming both values.
   void take_gpt2_shape(const util::Options& given);
   // The notes nanoGPT's keys need, printed once before a run: compile = true does nothing.
-  void print_notes() const;
+  void print_notes(std::ostream& out) const;
   // The text file to read: dataset, or the shipped Shakespeare when it is empty.
   std::string dataset_path() const;
   // The text of alias key when it was given, "" when it holds its declared default.

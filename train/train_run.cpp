@@ -72,11 +72,10 @@ std::unique_ptr<Dataset> load_dataset(const TrainConfig& cfg) {
   return data;
 }
 
-// The tokenizer the run's checkpoints record: the GPT-2 folder's when init_from names one
-// (the dataset's ids must be in its vocabulary, and its tokenizer, if it has one, the same),
-// else the dataset's.
-std::unique_ptr<Tokenizer> run_tokenizer(const TrainConfig& cfg, const Dataset& data) {
-  if (!cfg.from_gpt2()) return make_tokenizer(data.tokenizer().kind(), data.tokenizer().record());
+// The GPT-2 folder's tokenizer, which a run with init_from = gpt2 ... records in its
+// checkpoints (any other run records the dataset's): the dataset's ids must be in its
+// vocabulary, and the dataset's tokenizer, if it has one, must be the same.
+std::unique_ptr<BpeTokenizer> gpt2_tokenizer(const TrainConfig& cfg, const Dataset& data) {
   auto tok = std::make_unique<BpeTokenizer>(models::read_gpt2_tokenizer(cfg.gpt2_dir));
   ATTIC_CHECK(!data.has_tokenizer() || data.tokenizer().same_as(*tok), "dataset ", cfg.dataset_path(),
               " was tokenized with another tokenizer than GPT-2's of ", cfg.gpt2_dir,
@@ -220,13 +219,14 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   // Peak memory counts what this run adds to what the process held before it.
   const size_t held_before = memory_stats(device).in_use;
   reset_peak_memory(device);
-  cfg.print_notes();
+  cfg.print_notes(std::cout);
   const std::unique_ptr<Dataset> data_ptr = load_dataset(cfg);
   const Dataset& data = *data_ptr;
-  const std::unique_ptr<Tokenizer> tokenizer = run_tokenizer(cfg, data);
+  const std::unique_ptr<BpeTokenizer> gpt2_tok = cfg.from_gpt2() ? gpt2_tokenizer(cfg, data) : nullptr;
+  const Tokenizer& tokenizer = gpt2_tok ? *gpt2_tok : data.tokenizer();
   // A size the machine cannot hold is refused before the out_dir is touched.
   if (device == Device::CPU)
-    check_size("train: the model", step_size_settings(cfg), train_size(cfg, tokenizer->vocab_size()));
+    check_size("train: the model", step_size_settings(cfg), train_size(cfg, tokenizer.vocab_size()));
   manual_seed(uint64_t(cfg.seed));
   std::unique_ptr<models::LanguageModel> lm =
       naming_settings("train: building the model", model_size_settings(cfg), [&] {
@@ -236,7 +236,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
           m->train();
           std::cout << "initialized from " << cfg.init_from << " in " << cfg.gpt2_dir << "\n";
         } else {
-          m = models::make_model(cfg.model, cfg.model_spec(tokenizer->vocab_size()));
+          m = models::make_model(cfg.model, cfg.model_spec(tokenizer.vocab_size()));
         }
         m->to(device);
         return m;
@@ -246,7 +246,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   State s;
   // Reading a checkpoint writes nothing, so a resume that is refused leaves the out_dir as
   // it was; the lock comes after it.
-  if (cfg.init_from == "resume") resume(cfg, *tokenizer, *lm, opt, s);
+  if (cfg.init_from == "resume") resume(cfg, tokenizer, *lm, opt, s);
   // One training per out_dir: the lock is held until the run returns or the process ends.
   std::filesystem::create_directories(cfg.out_dir);
   const util::FileLock lock(cfg.out_dir + "/train.lock", "out_dir '" + cfg.out_dir + "'");
@@ -260,7 +260,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
     if (s.iter % cfg.eval_interval == 0) {
       if (live) std::cerr << "\r\033[K" << std::flush;
       naming_settings("train: evaluating", step_size_settings(cfg),
-                      [&] { evaluate_and_checkpoint(cfg, opts, data, *tokenizer, *lm, opt, device, s); });
+                      [&] { evaluate_and_checkpoint(cfg, opts, data, tokenizer, *lm, opt, device, s); });
     }
     if (s.iter == s.first_iter && cfg.eval_only) break;
     const auto t0 = Clock::now();

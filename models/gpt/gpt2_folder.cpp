@@ -104,15 +104,9 @@ GPTConfig read_gpt2_config(const std::string& dir, const std::string& name) {
 
 // The four weights that transformers keeps as Conv1D, [in, out].
 static bool is_conv1d(const std::string& name) {
-  for (const char* end : {".attn.c_attn.weight", ".attn.c_proj.weight", ".mlp.c_fc.weight", ".mlp.c_proj.weight"}) {
-    const std::string e = end;
-    if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) return true;
-  }
+  for (const char* end : {".attn.c_attn.weight", ".attn.c_proj.weight", ".mlp.c_fc.weight", ".mlp.c_proj.weight"})
+    if (name.ends_with(end)) return true;
   return false;
-}
-
-static bool ends_with(const std::string& s, const std::string& end) {
-  return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
 }
 
 nn::StateDict read_gpt2_weights(const std::string& dir, const GPT& model, int64_t n_positions) {
@@ -130,7 +124,7 @@ nn::StateDict read_gpt2_weights(const std::string& dir, const GPT& model, int64_
   for (auto& [stored, t] : file.tensors) {
     // OpenAI's files on the Hub name tensors without "transformer."; save_pretrained with it.
     std::string name = stored.rfind("transformer.", 0) == 0 ? stored : "transformer." + stored;
-    if (ends_with(name, ".attn.bias") || ends_with(name, ".attn.masked_bias")) continue;  // the causal mask
+    if (name.ends_with(".attn.bias") || name.ends_with(".attn.masked_bias")) continue;  // the causal mask
     if (stored == "lm_head.weight") name = stored;
     const auto it = want.find(name);
     ATTIC_CHECK(it != want.end(), path, ": tensor '", stored, "' is not part of a GPT-2 of ", cfg.n_layer,

@@ -10,6 +10,7 @@
 #include "helpers.h"
 #include "models/gpt/gpt2_folder.h"
 #include "nn/safetensors.h"
+#include "util/files.h"
 #include "util/json.h"
 
 using namespace attic;
@@ -119,10 +120,7 @@ TEST_CASE("a GPT-2 saved by attic is the folder it was read from", "[gpt2]") {
 TEST_CASE("GPT-2 124M's names and shapes load, with nanoGPT's parameter count", "[gpt2]") {
   // gpt2_124m_names.json: every tensor GPT2LMHeadModel(GPT2Config()).save_pretrained writes,
   // with its shape. Random weights of those shapes, written here, stand in for OpenAI's.
-  const json::Value names = json::parse([] {
-    std::ifstream in(kDir + "/gpt2_124m_names.json");
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }());
+  const json::Value names = json::parse(util::read_text_file(kDir + "/gpt2_124m_names.json", "the fixture"));
   const std::string dir = scratch("124m");
   nn::StateDict tensors;
   for (const auto& [name, shape] : names.at("tensors").as_object()) {
