@@ -30,12 +30,15 @@ static const char* safetensors_dtype(DType d) {
     case DType::Float64: return "F64";
     case DType::Int64: return "I64";
     case DType::Bool: return "BOOL";
+    case DType::BFloat16: return "BF16";
+    case DType::Float16: return "F16";
   }
   return "?";
 }
 
 static bool parse_dtype(const std::string& s, DType& out) {
-  for (DType d : {DType::Float32, DType::Float64, DType::Int64, DType::Bool}) {
+  for (DType d : {DType::Float32, DType::Float64, DType::Int64, DType::Bool, DType::BFloat16,
+                  DType::Float16}) {
     if (s == safetensors_dtype(d)) {
       out = d;
       return true;
@@ -194,7 +197,7 @@ Entry parse_entry(const std::string& where, const std::string& name, const json:
   const json::Value& dtype = v.at("dtype");
   ATTIC_CHECK(dtype.is_string(), what, "has dtype ", json::dump(dtype), ", not a string");
   ATTIC_CHECK(parse_dtype(dtype.as_string(), e.dtype), what, "has dtype '", dtype.as_string(),
-              "', which attic cannot read (it reads F32, F64, I64 and BOOL)");
+              "', which attic cannot read (it reads F32, F64, BF16, F16, I64 and BOOL)");
 
   const json::Value& shape = v.at("shape");
   const bool shape_ok = shape.is_array() && std::all_of(

@@ -96,7 +96,7 @@ Tensor& Tensor::fill_(double value) {
 Tensor& Tensor::copy_(const Tensor& src) {
   check_writable("copy_", *this);
   detail::check_defined("copy_", src);
-  Backend& be = detail::backend_of("copy_", {*this, src});
+  Backend& be = detail::backend_of_moves("copy_", {*this, src});
   const Shape b = detail::broadcast_shapes(src.shape(), shape(), "copy_");
   ATTIC_CHECK(b == shape(), "copy_: source of shape ", attic::str(src.shape()),
               " does not broadcast to the destination's shape ", attic::str(shape()));
@@ -108,6 +108,7 @@ Tensor& Tensor::copy_(const Tensor& src) {
 
 Tensor& Tensor::add_(const Tensor& other, double alpha) {
   check_writable("add_", *this);
+  detail::check_computes("add_", *this);
   // The kernel writes this += other in place when nothing needs a temporary: alpha 1, one
   // dtype and device, other broadcasting to this's shape, and other in a storage of its own
   // (one that overlaps this, such as this's own transpose, would read elements already
@@ -134,6 +135,7 @@ Tensor& Tensor::add_(const Tensor& other, double alpha) {
 
 Tensor& Tensor::mul_(double value) {
   check_writable("mul_", *this);
+  detail::check_computes("mul_", *this);
   ATTIC_CHECK(dtype() != kBool, "mul_: a bool tensor cannot hold a product with a scalar; "
               "use logical_and, or convert with .to(dtype) first");
   const Tensor c = detail::scalar_like(*this, value);

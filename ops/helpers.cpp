@@ -38,7 +38,20 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
   return out;
 }
 
+void check_computes(const char* op, const Tensor& t) {
+  ATTIC_CHECK(!is_reduced_float(t.dtype()), op, ": got a ", dtype_name(t.dtype()),
+              " tensor of shape ", str(t.shape()), "; attic stores ", dtype_name(t.dtype()),
+              " but computes in float32: convert it with .to(kFloat32), or let autocast "
+              "(AutocastGuard) run the matrix products in ", dtype_name(t.dtype()));
+}
+
 Backend& backend_of(const char* op, std::initializer_list<Tensor> tensors) {
+  for (const Tensor& t : tensors)
+    if (t.defined()) check_computes(op, t);
+  return backend_of_moves(op, tensors);
+}
+
+Backend& backend_of_moves(const char* op, std::initializer_list<Tensor> tensors) {
   const Tensor* first = nullptr;
   for (const Tensor& t : tensors) {
     if (!t.defined()) continue;
@@ -59,6 +72,7 @@ void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
 }
 
 void check_floating(const char* op, const Tensor& t) {
+  check_computes(op, t);
   ATTIC_CHECK(is_floating(t.dtype()), op, ": needs a floating tensor, got ",
               dtype_name(t.dtype()));
 }

@@ -19,13 +19,19 @@ KTensor ktensor_as(const Tensor& t, const Shape& shape);
 // NumPy broadcasting: align shapes at the right; each pair of sizes must match or be 1.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
 
-// The backend that runs an op on these tensors (they must share one device).
+// The backend that runs an op on these tensors (they must share one device, and none may be
+// bfloat16 or float16: see check_computes).
 Backend& backend_of(const char* op, std::initializer_list<Tensor> tensors);
+// The same for an op that only moves or converts elements (copy_, cat), which takes every
+// dtype, bfloat16 and float16 too.
+Backend& backend_of_moves(const char* op, std::initializer_list<Tensor> tensors);
 
 // Checks, each throwing an Error that names op.
 void check_defined(const char* op, const Tensor& t);
 void check_same_dtype(const char* op, const Tensor& a, const Tensor& b);
-void check_floating(const char* op, const Tensor& t);
+void check_floating(const char* op, const Tensor& t);  // float32 or float64
+// Refuses the storage-only dtypes, bfloat16 and float16 (tensor/dtype.h).
+void check_computes(const char* op, const Tensor& t);
 void check_index_dtype(const char* op, const Tensor& index);
 
 // The first value of index (int64, any shape, any device) outside [0, size), if any. A

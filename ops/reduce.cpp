@@ -36,6 +36,7 @@ struct SumBackward final : autograd::Node {
 // counts its trues, in int64 (PyTorch's rule).
 Tensor sum(const Tensor& x_in, const std::vector<int64_t>& dims_in, bool keepdim) {
   detail::check_defined("sum", x_in);
+  detail::check_computes("sum", x_in);
   const Tensor x = x_in.dtype() == kBool ? x_in.to(kInt64) : x_in;
   const std::vector<int64_t> dims = detail::reduce_dims("sum", dims_in, x.dim());
   const Shape kept = kept_shape(x.shape(), dims);

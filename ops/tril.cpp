@@ -20,6 +20,7 @@ struct TrilBackward final : autograd::Node {
 // j - i >= k (triu), else 0.
 Tensor triangle(const char* op, const Tensor& x, int64_t k, bool upper) {
   detail::check_defined(op, x);
+  detail::check_computes(op, x);
   ATTIC_CHECK(x.dim() >= 2, op, ": needs a tensor of at least 2 dims, got shape ",
               str(x.shape()));
   Tensor out = empty(x.shape(), TensorOptions(x.dtype()).device(x.device()));

@@ -110,7 +110,7 @@ std::string Tensor::str() const {
   else print_block(os, v, shape(), contiguous_strides(shape()), 0, 0, f, 7, summarize);
   if (numel() == 0 && dim() != 1) os << ", size=" << attic::str(shape());
   if (device() != Device::CPU) os << ", device='" << device_name(device()) << "'";
-  if (dtype() == DType::Float64) os << ", dtype=float64";
+  if (dtype() == DType::Float64 || is_reduced_float(dtype())) os << ", dtype=" << dtype_name(dtype());
   if (grad_fn()) os << ", grad_fn=<" << autograd::node_name(*grad_fn()) << ">";
   else if (requires_grad()) os << ", requires_grad=true";
   os << ")";

@@ -25,13 +25,20 @@ def load(path):
 
 
 def save(path, tensors, metadata=None):
+    """tensors: {name: np.ndarray}, or {name: ("BF16" or "F16", np.uint16 array of the bits)}
+    for the 16-bit floats numpy cannot name."""
     header, chunks, offset = {}, [], 0
     if metadata:
         header["__metadata__"] = metadata
     for name in sorted(tensors):
-        a = np.ascontiguousarray(tensors[name])
+        v = tensors[name]
+        dtype_name = None
+        if isinstance(v, tuple):
+            dtype_name, v = v
+            assert dtype_name in ("BF16", "F16") and v.dtype == np.uint16, name
+        a = np.ascontiguousarray(v)
         raw = a.astype(a.dtype.newbyteorder("<")).tobytes()
-        header[name] = {"dtype": NAMES[a.dtype], "shape": list(a.shape),
+        header[name] = {"dtype": dtype_name or NAMES[a.dtype], "shape": list(a.shape),
                         "data_offsets": [offset, offset + len(raw)]}
         chunks.append(raw)
         offset += len(raw)

@@ -13,13 +13,16 @@
 # (debug/gdb/attic-gdb does exactly that). Or load it by hand:  source debug/gdb/attic_printers.py
 #
 # It reads libstdc++'s layout of std::shared_ptr (_M_ptr) and std::vector (_M_impl).
+import struct
+
 import gdb
 
 MAX_VALUES = 8
 
 # attic::DType and attic::Device (tensor/dtype.h), by their underlying value.
 DTYPES = {0: ("float32", "float"), 1: ("float64", "double"), 2: ("int64", "long"),
-          3: ("bool", "unsigned char")}
+          3: ("bool", "unsigned char"), 4: ("bfloat16", "unsigned short"),
+          5: ("float16", "unsigned short")}
 DEVICES = {0: "cpu", 1: "cuda"}
 
 
@@ -38,7 +41,16 @@ def _shape(dims):
     return "[" + ", ".join(str(d) for d in dims) + "]"
 
 
+def _half_to_float(bits, dtype):
+    """A bfloat16 or float16's bits (an int) as a Python float, as tensor/half.h widens them."""
+    if dtype == "bfloat16":
+        return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+    return struct.unpack("<e", struct.pack("<H", bits))[0]
+
+
 def _number(x, dtype):
+    if dtype in ("bfloat16", "float16"):
+        x = _half_to_float(int(x), dtype)
     if dtype == "int64":
         return str(int(x))
     if dtype == "bool":  # one byte, 0 or 1; printed as attic prints it (tensor/print.cpp)

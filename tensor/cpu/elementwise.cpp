@@ -268,9 +268,9 @@ void binary_bool(BinaryOp op, const KTensor& out, const KTensor& a, const KTenso
 // out[i] = value. It writes without reading: out is often fresh memory, and an
 // uninitialized byte read as a bool is undefined behaviour (UBSan reports it).
 void CpuBackend::fill(const KTensor& out, double value) {
-  dispatch_dtype(out.dtype, [&](auto z) {
+  dispatch_storage(out.dtype, [&](auto z) {
     using T = decltype(z);
-    const T v = T(value);
+    const T v = value_cast<T>(value);
     T* o = out.ptr<T>();
     if (all_contiguous({&out})) {
       flat_loop(out.numel(), [&](int64_t begin, int64_t end) { std::fill(o + begin, o + end, v); });
@@ -284,11 +284,11 @@ void CpuBackend::fill(const KTensor& out, double value) {
 }
 
 void CpuBackend::copy(const KTensor& out, const KTensor& in) {
-  dispatch_dtype(out.dtype, [&](auto zo) {
-    dispatch_dtype(in.dtype, [&](auto zi) {
+  dispatch_storage(out.dtype, [&](auto zo) {
+    dispatch_storage(in.dtype, [&](auto zi) {
       using O = decltype(zo);
       using I = decltype(zi);
-      map1<O, I>(out, in, [](I x) { return O(x); });
+      map1<O, I>(out, in, [](I x) { return value_cast<O>(x); });
     });
   });
 }

@@ -126,7 +126,7 @@ __global__ void copy_kernel(Indexer<2> ix, int64_t n, O* out, const I* in) {
        i += int64_t(gridDim.x) * blockDim.x) {
     int64_t off[2];
     ix.offsets(i, off);
-    out[off[0]] = O(in[off[1]]);
+    out[off[0]] = value_cast<O>(in[off[1]]);
   }
 }
 
@@ -194,9 +194,9 @@ void CudaBackend::fill(const KTensor& out, double value) {
   const int64_t n = out.numel();
   if (n == 0) return;
   const auto ix = make_indexer<1>("fill", out.shape, {&out.strides});
-  dispatch_dtype(out.dtype, [&](auto z) {
+  dispatch_storage(out.dtype, [&](auto z) {
     using T = decltype(z);
-    fill_kernel<T><<<blocks_for(n), kThreads>>>(ix, n, out.ptr<T>(), T(value));
+    fill_kernel<T><<<blocks_for(n), kThreads>>>(ix, n, out.ptr<T>(), value_cast<T>(value));
   });
   check_launch("fill_kernel");
 }
@@ -205,8 +205,8 @@ void CudaBackend::copy(const KTensor& out, const KTensor& in) {
   const int64_t n = out.numel();
   if (n == 0) return;
   const auto ix = make_indexer<2>("copy", out.shape, {&out.strides, &in.strides});
-  dispatch_dtype(out.dtype, [&](auto zo) {
-    dispatch_dtype(in.dtype, [&](auto zi) {
+  dispatch_storage(out.dtype, [&](auto zo) {
+    dispatch_storage(in.dtype, [&](auto zi) {
       using O = decltype(zo);
       using I = decltype(zi);
       copy_kernel<O, I><<<blocks_for(n), kThreads>>>(ix, n, out.ptr<O>(), in.ptr<I>());
