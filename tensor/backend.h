@@ -93,6 +93,12 @@ class Backend {
   // ---- matrices. a [..., M, K] @ b [..., K, N] -> out [..., M, N]; the batch dims of a and b
   //      already have out's batch shape (broadcast ones carry stride 0). out is contiguous.
   virtual void matmul(const KTensor& out, const KTensor& a, const KTensor& b) = 0;
+  // The same product with its operands rounded to `compute` (bfloat16, or float16 where the
+  // backend has it) and summed in float32: autocast's products (ops/autocast.h). a and b are
+  // float32 or of the compute dtype, out is float32 and contiguous. A backend without the
+  // compute dtype fails with an Error naming it.
+  virtual void matmul_reduced(const KTensor& out, const KTensor& a, const KTensor& b,
+                              DType compute) = 0;
   // softmax (or log_softmax) along the last dim.
   virtual void softmax(const KTensor& out, const KTensor& in, bool log) = 0;
   // LayerNorm over the last dim of x [N, C] (contiguous): out = (x - mean) * rstd * w + b,

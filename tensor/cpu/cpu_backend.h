@@ -7,7 +7,7 @@
 //                    naive reference)
 //   prefix_softmax.cpp  ELiTA's prefix softmax and its backward, one scan each way
 //                    (prefix_softmax.h: the naive reference)
-//   matmul.cpp       matmul (through gemm.h)
+//   matmul.cpp       matmul (through gemm.h), matmul_reduced (through gemm_bf16.h)
 //   softmax.cpp      softmax, log_softmax, tril
 //   layer_norm.cpp   layer_norm and its backward
 //   attention.cpp    fused scaled dot-product attention and its backward
@@ -78,6 +78,8 @@ class CpuBackend final : public Backend {
                       bool reverse) override;
 
   void matmul(const KTensor& out, const KTensor& a, const KTensor& b) override;
+  void matmul_reduced(const KTensor& out, const KTensor& a, const KTensor& b,
+                      DType compute) override;
   void softmax(const KTensor& out, const KTensor& in, bool log) override;
   void layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd, const KTensor& x,
                   const KTensor& w, const KTensor& b, double eps) override;

@@ -93,6 +93,8 @@ class CudaBackend final : public Backend {
                       bool reverse) override;
 
   void matmul(const KTensor& out, const KTensor& a, const KTensor& b) override;
+  void matmul_reduced(const KTensor& out, const KTensor& a, const KTensor& b,
+                      DType compute) override;
   void softmax(const KTensor& out, const KTensor& in, bool log) override;
   void layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd, const KTensor& x,
                   const KTensor& w, const KTensor& b, double eps) override;

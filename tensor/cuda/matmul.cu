@@ -181,4 +181,61 @@ void CudaBackend::matmul(const KTensor& out, const KTensor& a, const KTensor& b)
   });
 }
 
+// out [..., M, N] (float32) = a @ b with a and b rounded to `compute` (bfloat16 or float16)
+// and summed in float32 on the tensor cores: cublasGemmStridedBatchedEx with 16-bit inputs,
+// a float32 output and CUBLAS_COMPUTE_32F. A float32 operand is first rounded into a
+// temporary of the compute dtype (copy() converts, to nearest even); one already of that dtype
+// goes in as it lies, when its strides fit (Operand).
+void CudaBackend::matmul_reduced(const KTensor& out, const KTensor& a, const KTensor& b,
+                                 DType compute) {
+  ATTIC_CHECK(compute == DType::BFloat16 || compute == DType::Float16,
+              "matmul: reduced-precision products run in bfloat16 or float16, not ",
+              dtype_name(compute));
+  const size_t nd = out.shape.size();
+  const int64_t M = out.shape[nd - 2], N = out.shape[nd - 1], K = a.shape[nd - 1];
+  const int64_t batch = M * N == 0 ? 0 : out.numel() / (M * N);
+  if (batch == 0) return;
+  if (K == 0) return fill(out, 0.0);
+  ATTIC_CHECK(M <= INT_MAX && N <= INT_MAX && K <= INT_MAX && batch <= INT_MAX, "matmul: ",
+              str(a.shape), " @ ", str(b.shape), " is too large for one cuBLAS call");
+  // An operand in the compute dtype: t itself, or t rounded into a contiguous temporary.
+  struct Rounded {
+    CudaBackend& be;
+    KTensor t;
+    void* temp = nullptr;
+    size_t bytes = 0;
+    Rounded(CudaBackend& backend, const KTensor& in, DType dt) : be(backend), t(in) {
+      if (in.dtype == dt) return;
+      bytes = size_t(in.numel()) * dtype_size(dt);
+      temp = be.allocate(bytes);
+      t.data = temp;
+      t.dtype = dt;
+      t.strides = row_major_strides(in.shape);
+      be.copy(t, in);
+    }
+    ~Rounded() {
+      if (temp) be.deallocate(temp, bytes);
+    }
+    Rounded(const Rounded&) = delete;
+    Rounded& operator=(const Rounded&) = delete;
+  };
+  const Rounded ra(*this, a, compute), rb(*this, b, compute);
+  const Operand oa(*this, ra.t), ob(*this, rb.t);
+  const int64_t rsa = oa.rs, csa = oa.cs, rsb = ob.rs, csb = ob.cs;
+  bool a_row = true, b_row = true;
+  int64_t lda = 0, ldb = 0;
+  ATTIC_CHECK(blas_layout(M, K, rsa, csa, a_row, lda) && blas_layout(K, N, rsb, csb, b_row, ldb),
+              "matmul: bfloat16 operands at strides (", rsa, ", ", csa, ") and (", rsb, ", ",
+              csb, ") do not fit cuBLAS");
+  const cudaDataType_t in_type = compute == DType::BFloat16 ? CUDA_R_16BF : CUDA_R_16F;
+  const float one = 1, zero = 0;
+  // As gemm_strided_batched: row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ.
+  check_cublas(cublasGemmStridedBatchedEx(
+                   handle(), b_row ? CUBLAS_OP_N : CUBLAS_OP_T, a_row ? CUBLAS_OP_N : CUBLAS_OP_T,
+                   int(N), int(M), int(K), &one, ob.data, in_type, int(ldb), ob.bs, oa.data,
+                   in_type, int(lda), oa.bs, &zero, out.data, CUDA_R_32F, int(N), M * N,
+                   int(batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+               "cublasGemmStridedBatchedEx");
+}
+
 }  // namespace attic::cuda

@@ -1,0 +1,113 @@
+#include "tensor/cpu/cpu_features.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "tensor/error.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+namespace attic::cpu {
+namespace {
+
+constexpr CpuLevel kLevels[] = {CpuLevel::Baseline, CpuLevel::Avx2, CpuLevel::Avx512,
+                                CpuLevel::Avx512Bf16};
+
+#if defined(__x86_64__) || defined(__i386__)
+struct Cpuid {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+};
+
+// cpuid leaf `leaf`, sub-leaf `sub`; all zero when the CPU has no such leaf.
+Cpuid cpuid(unsigned leaf, unsigned sub) {
+  Cpuid r;
+  if (__get_cpuid_max(leaf & 0x80000000u, nullptr) < leaf) return r;
+  __cpuid_count(leaf, sub, r.a, r.b, r.c, r.d);
+  return r;
+}
+
+// XCR0: the register state the operating system saves on a context switch.
+unsigned long long xcr0() {
+  unsigned lo = 0, hi = 0;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (static_cast<unsigned long long>(hi) << 32) | lo;
+}
+
+CpuLevel detect() {
+  const Cpuid l1 = cpuid(1, 0), l7 = cpuid(7, 0), l7s1 = cpuid(7, 1);
+  const bool osxsave = (l1.c >> 27) & 1u;
+  const unsigned long long x = osxsave ? xcr0() : 0;
+  const bool ymm_state = (x & 0x6u) == 0x6u;     // SSE and AVX registers
+  const bool zmm_state = (x & 0xE6u) == 0xE6u;   // and opmask, ZMM0-15 upper, ZMM16-31
+  const bool fma = (l1.c >> 12) & 1u, avx = (l1.c >> 28) & 1u;
+  const bool avx2 = (l7.b >> 5) & 1u;
+  const bool avx512f = (l7.b >> 16) & 1u, avx512dq = (l7.b >> 17) & 1u,
+             avx512bw = (l7.b >> 30) & 1u, avx512vl = (l7.b >> 31) & 1u;
+  const bool avx512bf16 = (l7s1.a >> 5) & 1u;
+  if (!(ymm_state && avx && avx2 && fma)) return CpuLevel::Baseline;
+  if (!(zmm_state && avx512f && avx512dq && avx512bw && avx512vl)) return CpuLevel::Avx2;
+  return avx512bf16 ? CpuLevel::Avx512Bf16 : CpuLevel::Avx512;
+}
+
+bool detect_amx_bf16() {
+  const Cpuid l7 = cpuid(7, 0);
+  return ((l7.d >> 22) & 1u) && ((l7.d >> 24) & 1u);  // amx_bf16, amx_tile
+}
+#else
+CpuLevel detect() { return CpuLevel::Baseline; }
+bool detect_amx_bf16() { return false; }
+#endif
+
+// ATTIC_CPU_CAPABILITY, checked against the supported level.
+CpuLevel chosen(CpuLevel supported) {
+  const char* env = std::getenv("ATTIC_CPU_CAPABILITY");
+  if (env == nullptr || *env == '\0') return supported;
+  const std::string want = env;
+  for (CpuLevel l : kLevels)
+    if (want == cpu_level_name(l)) {
+      ATTIC_CHECK(int(l) <= int(supported), "ATTIC_CPU_CAPABILITY=", want, ": this CPU supports ",
+                  cpu_level_name(supported), " at most, so it cannot run ", want, " kernels");
+      return l;
+    }
+  fail("ATTIC_CPU_CAPABILITY=", want, ": not a level (baseline, avx2, avx512, avx512_bf16)");
+}
+
+}  // namespace
+
+const char* cpu_level_name(CpuLevel level) {
+  switch (level) {
+    case CpuLevel::Baseline: return "baseline";
+    case CpuLevel::Avx2: return "avx2";
+    case CpuLevel::Avx512: return "avx512";
+    case CpuLevel::Avx512Bf16: return "avx512_bf16";
+  }
+  return "?";
+}
+
+CpuLevel cpu_level_supported() {
+  static const CpuLevel level = detect();
+  return level;
+}
+
+// Read once: the environment is a process's setting, and a kernel asks on every call.
+CpuLevel cpu_level() {
+  static const CpuLevel level = chosen(cpu_level_supported());
+  return level;
+}
+
+bool cpu_has_amx_bf16() {
+  static const bool has = detect_amx_bf16();
+  return has;
+}
+
+std::string cpu_level_summary() {
+  std::string s = std::string(cpu_level_name(cpu_level())) + " (of " +
+                  cpu_level_name(cpu_level_supported());
+  if (cpu_level() != cpu_level_supported()) s += ", lowered by ATTIC_CPU_CAPABILITY";
+  if (cpu_has_amx_bf16()) s += "; AMX bf16 present, unused";
+  return s + ")";
+}
+
+}  // namespace attic::cpu

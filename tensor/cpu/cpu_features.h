@@ -1,0 +1,38 @@
+// What this CPU can execute, read once at start-up, and the instruction-set level the kernels
+// chosen at run time may use (ATTIC_CPU_CAPABILITY lowers it, for tests and comparisons).
+//
+// The levels, lowest first, each including the ones before it:
+//   baseline      what the build targets and nothing more
+//   avx2          x86-64-v3: AVX2 and FMA
+//   avx512        x86-64-v4: AVX-512 F, BW, DQ, VL
+//   avx512_bf16   and AVX512_BF16 (vdpbf16ps: two bf16 products summed into a float32 lane)
+// A level needs both the instructions (cpuid) and the operating system's saving of their
+// registers (xgetbv's XCR0), as PyTorch's cpuinfo and oneDNN check. On other architectures
+// the level is baseline.
+#pragma once
+
+#include <string>
+
+namespace attic::cpu {
+
+enum class CpuLevel { Baseline, Avx2, Avx512, Avx512Bf16 };
+
+const char* cpu_level_name(CpuLevel level);
+
+// The highest level this CPU and operating system support.
+CpuLevel cpu_level_supported();
+
+// The level run-time dispatch uses: the supported one, or ATTIC_CPU_CAPABILITY's when that
+// is lower. A value that names no level, or one this CPU lacks, is an attic::Error naming
+// the variable, the value and the levels there are, thrown by the first kernel that asks.
+CpuLevel cpu_level();
+
+// Whether the CPU reports AMX tiles for bf16 (amx_bf16 and amx_tile): named by attic bench,
+// not yet used by a kernel.
+bool cpu_has_amx_bf16();
+
+// "avx512_bf16 (of avx512_bf16)", or "avx2 (of avx512_bf16, lowered by ATTIC_CPU_CAPABILITY)":
+// the level used and the level supported, as benchmarks name them.
+std::string cpu_level_summary();
+
+}  // namespace attic::cpu

@@ -1,0 +1,370 @@
+// The bf16 GEMM: the blocked loops of gemm.cpp (GotoBLAS / BLIS), on operands packed as
+// bfloat16 pairs, with a micro-kernel built on AVX512_BF16's vdpbf16ps:
+//
+//   vdpbf16ps acc, a, b:   acc[l] += a[2l] b[2l] + a[2l+1] b[2l+1]     (l = 0 .. 15)
+//
+// Each 32-bit lane of a and b holds two bfloat16 values of consecutive k, so one instruction
+// does 32 multiply-adds where a float32 FMA does 16. The packing puts the pairs in place:
+//
+//   A strip (MR rows):    word [p][i]  = A(i, 2p) | A(i, 2p+1) << 16    one broadcast per row
+//   B strip (NR columns): word [p][j]  = B(2p, j) | B(2p+1, j) << 16    two vectors per pair p
+//
+// and rounds float32 operands to bfloat16 as it copies them (the rounding of tensor/half.h),
+// so an autocast product needs no bf16 copy of its operands. An odd K, and the rows and
+// columns past a partial strip, are packed as zeros; the write-back of an edge tile is masked.
+//
+// Threads split C by row strips (or column strips when N has more of them), each packing its
+// own operands, as gemm_tiled does; every element of C is summed in the same order whatever
+// the thread count, so the bits do not depend on it.
+#include "tensor/cpu/gemm_bf16.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <vector>
+
+#include "tensor/cpu/cpu_features.h"
+#include "tensor/cpu/gemm.h"
+#include "tensor/cpu/thread_pool.h"
+#include "tensor/error.h"
+
+#if defined(__x86_64__)
+#define ATTIC_HAVE_AVX512_BF16_KERNEL 1
+// The kernel's functions are compiled for AVX512_BF16 whatever the build targets, and run only
+// where the CPU has it (bf16_path_available): one binary for every x86-64 CPU.
+#define ATTIC_BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+// GCC 12's intrinsics headers trip its own -Wmaybe-uninitialized (see gemm_pack.h).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
+
+namespace attic::cpu {
+namespace {
+
+// Micro-tile MR x NR: MR rows of two zmm accumulators (16 float lanes each), 28 registers,
+// beside the two B vectors and one broadcast A pair: 31 of AVX-512's 32.
+constexpr int MR = 14;
+constexpr int NR = 32;
+// KC: a packed B strip [KC, NR] (KC * NR * 2 bytes = 32 KiB) stays in L1 while the A strips
+// stream past it; the A block [MC, KC] and the B panel [KC, NC] take 1 MiB each of L2.
+constexpr int64_t KC = 512;
+constexpr int64_t MC = (1024 * 1024) / (KC * 2) / MR * MR;
+constexpr int64_t NC = (1024 * 1024) / (KC * 2) / NR * NR;
+// A thread gets at least this many multiply-adds.
+constexpr double kMinFmasPerThread = 1 << 20;
+
+inline uint32_t bits(float x) { return float_to_bfloat16_bits(x); }
+inline uint32_t bits(bfloat16 x) { return x.bits; }
+
+// A packed block: its strips, and where pair p of the strip's row i lies (see pack_a).
+struct PackedA {
+  const uint32_t* a;  // the block's first strip
+  bool rows;          // row-major strips (pair (i, p) at [i * pitch + p]), else [p * MR + i]
+  int64_t pitch;      // words between rows of a row-major strip
+  int64_t strip;      // words between strips
+};
+
+// The pitch of a row-major strip's rows for kp pairs: whole cache lines, plus one, so that the
+// MR rows the micro-kernel reads side by side fall into different sets of L1 even when kp is a
+// multiple of 1 KiB.
+constexpr int64_t row_pitch(int64_t kp) { return (kp + 15) / 16 * 16 + 16; }
+
+// A [mc, kc] -> strips of MR rows, kp = ceil(kc / 2) pairs each, padded with zeros. A
+// row-major A (csa == 1) is packed row by row: a row's pairs are then its own elements as
+// bfloat16, in order (pair p = elements 2p and 2p + 1), a unit-stride conversion. Any other A
+// is packed pair by pair as the file comment draws it, the loops running down its columns
+// when it is column-major (the dYᵀ of dW = dYᵀ X), so that each line read is used whole.
+template <class TA>
+PackedA pack_a(int64_t mc, int64_t kc, const TA* A, int64_t rsa, int64_t csa, uint32_t* Ap) {
+  const int64_t kp = (kc + 1) / 2;
+  const bool rows = csa == 1;
+  const int64_t pitch = row_pitch(kp), strip = rows ? MR * pitch : MR * kp;
+  for (int64_t s = 0; s < mc; s += MR) {
+    uint32_t* out = Ap + s / MR * strip;
+    const int64_t n = std::min<int64_t>(MR, mc - s);
+    const TA* a = A + s * rsa;
+    if (rows) {
+      for (int64_t i = 0; i < MR; ++i) {
+        uint16_t* o = reinterpret_cast<uint16_t*>(out + i * pitch);
+        if (i < n)
+          for (int64_t k = 0; k < kc; ++k) o[k] = uint16_t(bits(a[i * rsa + k]));
+        for (int64_t k = i < n ? kc : 0; k < 2 * kp; ++k) o[k] = 0;
+      }
+      continue;
+    }
+    if (rsa == 1) {
+      for (int64_t p = 0; p < kp; ++p) {
+        const TA* lo = a + 2 * p * csa;
+        const bool odd_end = 2 * p + 1 == kc;
+        for (int64_t i = 0; i < n; ++i)
+          out[p * MR + i] = bits(lo[i]) | (odd_end ? 0u : bits(lo[csa + i]) << 16);
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        const TA* row = a + i * rsa;
+        for (int64_t p = 0; p < kc / 2; ++p)
+          out[p * MR + i] = bits(row[2 * p * csa]) | bits(row[(2 * p + 1) * csa]) << 16;
+        if (kc % 2) out[(kp - 1) * MR + i] = bits(row[(kc - 1) * csa]);
+      }
+    }
+    for (int64_t i = n; i < MR; ++i)
+      for (int64_t p = 0; p < kp; ++p) out[p * MR + i] = 0;
+  }
+  return {Ap, rows, pitch, strip};
+}
+
+// B [kc, nc] -> strips of NR columns, kp pairs each.
+template <class TB>
+void pack_b(int64_t kc, int64_t nc, const TB* B, int64_t rsb, int64_t csb, uint32_t* Bp) {
+  const int64_t kp = (kc + 1) / 2;
+  for (int64_t t = 0; t < nc; t += NR, Bp += kp * NR) {
+    const int64_t cols = std::min<int64_t>(NR, nc - t);
+    for (int64_t p = 0; p < kp; ++p) {
+      const TB* b0 = B + 2 * p * rsb + t * csb;
+      const bool odd_end = 2 * p + 1 == kc;
+      uint32_t* out = Bp + p * NR;
+      for (int64_t j = 0; j < cols; ++j)
+        out[j] = bits(b0[j * csb]) | (odd_end ? 0u : bits(b0[rsb + j * csb]) << 16);
+      for (int64_t j = cols; j < NR; ++j) out[j] = 0;
+    }
+  }
+}
+
+// A thread's packing buffer, 64-byte aligned, grown on need.
+struct Buffer {
+  uint32_t* p = nullptr;
+  size_t cap = 0;
+  ~Buffer() { release(); }
+  uint32_t* get(size_t words) {
+    if (words > cap) {
+      release();
+      p = static_cast<uint32_t*>(::operator new(words * 4, std::align_val_t(64)));
+      cap = words;
+    }
+    return p;
+  }
+  void release() {
+    if (p != nullptr) ::operator delete(p, std::align_val_t(64));
+    p = nullptr;
+    cap = 0;
+  }
+};
+thread_local Buffer t_pack_a, t_pack_b;
+
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+// C tile [m, n] (m <= MR, n <= NR) (+)= A strip @ B strip over kp pairs:
+//   acc[i][v] += Σ_p A pair (i, p) · B pair (p, v·16 .. v·16+15)
+// RowsA: pair (i, p) of the strip at a[i * pitch + p], else at a[p * MR + i].
+template <bool RowsA>
+ATTIC_BF16_TARGET void micro_kernel(int64_t kp, const uint32_t* __restrict Ap, int64_t pitch,
+                                    const uint32_t* __restrict Bp, float* C, int64_t ldc,
+                                    int64_t m, int64_t n, bool accumulate) {
+  const int64_t a_row = RowsA ? pitch : 1, a_step = RowsA ? 1 : MR;
+  __m512 acc[MR][2];
+#pragma GCC unroll 14
+  for (int i = 0; i < MR; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
+  for (int64_t p = 0; p < kp; ++p, Ap += a_step, Bp += NR) {
+    const __m512bh b0 = (__m512bh)_mm512_load_si512(Bp);
+    const __m512bh b1 = (__m512bh)_mm512_load_si512(Bp + 16);
+#pragma GCC unroll 14
+    for (int i = 0; i < MR; ++i) {
+      const __m512bh a = (__m512bh)_mm512_set1_epi32(int(Ap[i * a_row]));
+      acc[i][0] = _mm512_dpbf16_ps(acc[i][0], a, b0);
+      acc[i][1] = _mm512_dpbf16_ps(acc[i][1], a, b1);
+    }
+  }
+  // Columns 0..15 and 16..31 of each row, masked to the tile's n.
+  const __mmask16 k0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
+  const __mmask16 k1 = n >= 32 ? __mmask16(0xFFFF) : n > 16 ? __mmask16((1u << (n - 16)) - 1) : 0;
+  for (int64_t i = 0; i < m; ++i) {
+    float* c = C + i * ldc;
+    __m512 x0 = acc[i][0], x1 = acc[i][1];
+    if (accumulate) {
+      x0 = _mm512_add_ps(x0, _mm512_maskz_loadu_ps(k0, c));
+      x1 = _mm512_add_ps(x1, _mm512_maskz_loadu_ps(k1, c + 16));
+    }
+    _mm512_mask_storeu_ps(c, k0, x0);
+    _mm512_mask_storeu_ps(c + 16, k1, x1);
+  }
+}
+#endif
+
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+// 32 floats from p (n of them, n <= 32, the rest read as 0) rounded to bfloat16 as bits()
+// rounds them, in order: the integer form of round to nearest even, 16 lanes at a time, then
+// each lane's low half kept (vpmovdw).
+ATTIC_BF16_TARGET inline __m512bh rounded_32(const float* p, int64_t n) {
+  const __mmask16 m0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
+  const __mmask16 m1 = n >= 32 ? __mmask16(0xFFFF) : n > 16 ? __mmask16((1u << (n - 16)) - 1) : 0;
+  auto round = [](__m512i u) {
+    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+    const __m512i r = _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF))), 16);
+    const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF)),
+                                                  _mm512_set1_epi32(0x7F800000));
+    return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(r, nan, _mm512_set1_epi32(0xFFFF)));
+  };
+  const __m256i lo = round(_mm512_castps_si512(_mm512_maskz_loadu_ps(m0, p)));
+  const __m256i hi = round(_mm512_castps_si512(_mm512_maskz_loadu_ps(m1, p + 16)));
+  return (__m512bh)_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
+// The product of one row, C[1, N] (+)= A[1, K] @ B[K, N], when B's columns are contiguous
+// (rsb == 1: a Linear's W [N, K] read as Wᵀ, as decoding a token reads every weight matrix):
+//   C[j] = Σ_k A[k] B[k, j], one dot product per column, 32 k at a time in 16 lanes
+// (vdpbf16ps), the lanes summed at the end. A row through the packed GEMM would pack all of B
+// for it and fill 13 of the tile's 14 rows with zeros; here B is read once, where it lies.
+ATTIC_BF16_TARGET void gemv_columns(int64_t n0, int64_t n1, int64_t K, const float* A,
+                                    const float* B, int64_t csb, float* C, bool accumulate) {
+  std::vector<uint16_t> a(size_t(K + 31) / 32 * 32);  // A's row as bfloat16, zero-padded
+  for (int64_t k = 0; k < K; k += 32)
+    _mm512_storeu_si512(a.data() + k, (__m512i)rounded_32(A + k, std::min<int64_t>(32, K - k)));
+  for (int64_t j = n0; j < n1; ++j) {
+    const float* b = B + j * csb;
+    __m512 acc = _mm512_setzero_ps();
+    for (int64_t k = 0; k < K; k += 32)
+      acc = _mm512_dpbf16_ps(acc, (__m512bh)_mm512_loadu_si512(a.data() + k),
+                             rounded_32(b + k, std::min<int64_t>(32, K - k)));
+    const float c = _mm512_reduce_add_ps(acc);
+    C[j] = accumulate ? C[j] + c : c;
+  }
+}
+#endif
+
+// C[M, N] (+)= A @ B on this thread: the blocked loops over packed blocks. (Its target lets the
+// packing it inlines use AVX-512 too.)
+template <class TA, class TB>
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+ATTIC_BF16_TARGET
+#endif
+void gemm_blocked(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int64_t csa,
+                  const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, bool accumulate) {
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+  const int64_t kc_max = std::min(KC, K), kp_max = (kc_max + 1) / 2;
+  uint32_t* Ap = t_pack_a.get(size_t((std::min(MC, M) + MR - 1) / MR * MR * row_pitch(kp_max)));
+  uint32_t* Bp = t_pack_b.get(size_t((std::min(NC, N) + NR - 1) / NR * NR * kp_max));
+  for (int64_t jc = 0; jc < N; jc += NC) {
+    const int64_t nc = std::min(NC, N - jc);
+    for (int64_t pc = 0; pc < K; pc += KC) {
+      const int64_t kc = std::min(KC, K - pc), kp = (kc + 1) / 2;
+      pack_b(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
+      for (int64_t ic = 0; ic < M; ic += MC) {
+        const int64_t mc = std::min(MC, M - ic);
+        const PackedA pa = pack_a(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
+        for (int64_t jr = 0; jr < nc; jr += NR)
+          for (int64_t ir = 0; ir < mc; ir += MR) {
+            const uint32_t* a = pa.a + ir / MR * pa.strip;
+            const uint32_t* b = Bp + jr * kp;
+            float* c = C + (ic + ir) * ldc + jc + jr;
+            const int64_t m = std::min<int64_t>(MR, mc - ir), n = std::min<int64_t>(NR, nc - jr);
+            if (pa.rows) micro_kernel<true>(kp, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
+            else micro_kernel<false>(kp, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
+          }
+      }
+    }
+  }
+#else
+  (void)M, (void)N, (void)K, (void)A, (void)rsa, (void)csa, (void)B, (void)rsb, (void)csb,
+      (void)C, (void)ldc, (void)accumulate;
+  fail("gemm_bf16: this build has no AVX512_BF16 kernel");
+#endif
+}
+
+// The same product split over threads by strips of C.
+template <class TA, class TB>
+void gemm_tiled(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int64_t csa,
+                const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, bool accumulate) {
+  const int64_t m_strips = (M + MR - 1) / MR, n_strips = (N + NR - 1) / NR;
+  if (m_strips >= n_strips) {
+    const auto grain = int64_t(kMinFmasPerThread / (double(MR) * double(N) * double(K))) + 1;
+    parallel_for(0, m_strips, grain, [&](int64_t s0, int64_t s1) {
+      const int64_t i0 = s0 * MR, i1 = std::min(M, s1 * MR);
+      gemm_blocked(i1 - i0, N, K, A + i0 * rsa, rsa, csa, B, rsb, csb, C + i0 * ldc, ldc,
+                   accumulate);
+    });
+  } else {
+    const auto grain = int64_t(kMinFmasPerThread / (double(NR) * double(M) * double(K))) + 1;
+    parallel_for(0, n_strips, grain, [&](int64_t s0, int64_t s1) {
+      const int64_t j0 = s0 * NR, j1 = std::min(N, s1 * NR);
+      gemm_blocked(M, j1 - j0, K, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, ldc, accumulate);
+    });
+  }
+}
+
+// An operand X [R, S] rounded to bfloat16 and widened back into a row-major float buffer.
+template <class T>
+std::vector<float> rounded(int64_t R, int64_t S, const T* X, int64_t rs, int64_t cs) {
+  std::vector<float> out(size_t(R * S));
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t s = 0; s < S; ++s) {
+      const uint32_t b = bits(X[r * rs + s * cs]);
+      out[size_t(r * S + s)] = bfloat16_bits_to_float(uint16_t(b));
+    }
+  return out;
+}
+
+}  // namespace
+
+const char* bf16_path_name(Bf16Path path) {
+  return path == Bf16Path::Avx512Bf16 ? "avx512_bf16" : "convert";
+}
+
+bool bf16_path_available(Bf16Path path) {
+  if (path == Bf16Path::Convert) return true;
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+  return cpu_level() >= CpuLevel::Avx512Bf16;
+#else
+  return false;
+#endif
+}
+
+Bf16Path bf16_gemm_path() {
+  return bf16_path_available(Bf16Path::Avx512Bf16) ? Bf16Path::Avx512Bf16 : Bf16Path::Convert;
+}
+
+template <class TA, class TB>
+void gemm_bf16(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int64_t csa,
+               const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, bool accumulate,
+               Bf16Path path) {
+  ATTIC_CHECK(bf16_path_available(path), "gemm_bf16: path ", bf16_path_name(path),
+              " needs a CPU level this one lacks (it has ", cpu_level_summary(), ")");
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) {
+    if (!accumulate)
+      for (int64_t i = 0; i < M; ++i) std::fill(C + i * ldc, C + i * ldc + N, 0.0f);
+    return;
+  }
+  if (path == Bf16Path::Convert) {
+    const std::vector<float> a = rounded(M, K, A, rsa, csa), b = rounded(K, N, B, rsb, csb);
+    return gemm<float>(M, N, K, a.data(), K, 1, b.data(), N, 1, C, ldc, Triangle::kNone,
+                       accumulate);
+  }
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+  if constexpr (std::is_same_v<TA, float> && std::is_same_v<TB, float>)
+    if (M == 1 && csa == 1 && rsb == 1) {
+      const int64_t grain = std::max<int64_t>(16, int64_t(kMinFmasPerThread) / K);
+      return parallel_for(0, N, grain, [&](int64_t n0, int64_t n1) {
+        gemv_columns(n0, n1, K, A, B, csb, C, accumulate);
+      });
+    }
+#endif
+  gemm_tiled(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, accumulate);
+}
+
+#define ATTIC_GEMM_BF16(TA, TB)                                                              \
+  template void gemm_bf16<TA, TB>(int64_t, int64_t, int64_t, const TA*, int64_t, int64_t,    \
+                                  const TB*, int64_t, int64_t, float*, int64_t, bool, Bf16Path);
+ATTIC_GEMM_BF16(float, float)
+ATTIC_GEMM_BF16(bfloat16, bfloat16)
+ATTIC_GEMM_BF16(float, bfloat16)
+ATTIC_GEMM_BF16(bfloat16, float)
+#undef ATTIC_GEMM_BF16
+
+}  // namespace attic::cpu
