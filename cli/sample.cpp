@@ -41,14 +41,17 @@ int sample(const std::vector<std::string>& args) {
             "or huggingface, read from gpt2_dir").non_empty();
   opts.bind("gpt2_dir", gpt2_dir, "with init_from = gpt2...: the folder of Hugging Face's files (config.json, "
             "model.safetensors, vocab.json, merges.txt)");
-  opts.bind("dtype", dtype, "float32 (nanoGPT's bfloat16 and float16 are not attic's yet)").non_empty();
+  opts.bind("dtype", dtype, "float32, bfloat16 (the model's products in bfloat16, summed in float32), "
+            "or float16 on cuda").non_empty();
   opts.bind("compile", compile, "nanoGPT's torch.compile; attic has no compile step, so true changes nothing");
   std::ostringstream quiet;  // sample prints only the samples on stdout
   if (!parse_command_line(opts, args, "usage: attic sample [--key=value ...]", quiet)) return 0;
   ATTIC_CHECK(init_from == "resume" || models::is_gpt2_name(init_from), "sample: init_from must be resume, gpt2, "
               "gpt2-medium, gpt2-large, gpt2-xl or huggingface, got '", init_from, "'");
-  ATTIC_CHECK(dtype == "float32", "sample: dtype = '", dtype, "': attic samples in float32 only");
+  const DType compute = parse_autocast_dtype("sample: dtype", dtype);
   const Device dev = device_from_flag(device);
+  ATTIC_CHECK(compute != kFloat16 || dev == Device::CUDA, "sample: dtype = float16 runs on "
+              "cuda only: the CPU has no float16 products (give dtype = bfloat16 or float32)");
   if (threads > 0) set_num_threads(int(threads));
 
   std::string what = "--start";  // where the prompt came from, for errors
@@ -81,6 +84,8 @@ int sample(const std::vector<std::string>& args) {
   }
   const Tensor prompt = from_vector(ids, {1, int64_t(ids.size())});
   Generator gen{static_cast<uint64_t>(seed)};
+  // The weights stay float32, as the checkpoint holds them; the products round them.
+  const AutocastGuard cast(compute, compute != kFloat32);
   for (int64_t s = 0; s < num_samples; ++s) {
     const Tensor out = naming_settings(
         "sample: generating", model_size_settings(r.config) + " max_new_tokens=" +

@@ -1,9 +1,10 @@
 // attic bench: timings, never tests.
 //
-//   attic bench gemm [--threads=N] [--json]
+//   attic bench gemm [--threads=N] [--dtype=float32|bfloat16] [--json]
 //       GFLOP/s of the packed GEMM and of the naive loop, and % of peak, at square sizes and
-//       at the laptop recipe's shapes in the forward and the transposed backward layouts.
-//   attic bench train --preset=cpu|gpu-size [--attention=softmax] [--device=cpu|cuda]
+//       at the laptop recipe's shapes in the forward and the transposed backward layouts;
+//       --dtype=bfloat16: the bf16 GEMM against float32's, naming the path it took.
+//   attic bench train --preset=cpu|gpu-size [--attention=softmax] [--device=cpu|cuda] [--dtype=]
 //                     [--threads=N] [--iters=100] [--products] [--json]
 //                     [--batch_size= --block_size= --n_layer= --n_head= --n_embd= --dropout=]
 //       ms per training step (forward, backward, clipping, AdamW) of the GPT recipe, or of
@@ -57,7 +58,9 @@
 #include "data/text_dataset.h"
 #include "models/gpt.h"
 #include "optim/optim.h"
+#include "tensor/cpu/cpu_features.h"
 #include "tensor/cpu/gemm.h"
+#include "tensor/cpu/gemm_bf16.h"
 #include "tensor/cpu/thread_pool.h"  // cpu::parallel_for: the naive GEMM is timed on the pool too
 #include "tensor/memory.h"
 
@@ -74,7 +77,54 @@ struct GemmCase {
   bool trans_a, trans_b;  // read A (or B) through transposed strides, as backward does
 };
 
-int bench_gemm(int64_t threads_opt, double peak_per_core, bool json) {
+// The shapes' products with their operands rounded to bfloat16 (gemm_bf16, on the path this
+// CPU takes), against float32's gemm on the same operands, timed in alternating rounds.
+void bench_gemm_bf16(const std::vector<GemmCase>& cases, const std::vector<int>& thread_counts,
+                     bool json) {
+  const cpu::Bf16Path path = cpu::bf16_gemm_path();
+  if (!json) {
+    std::printf("C[M, N] = A[M, K] @ B[K, N], operands rounded to bfloat16, sums in float32; "
+                "path %s, CPU level %s\n", cpu::bf16_path_name(path), cpu::cpu_level_summary().c_str());
+    std::printf("%-22s %5s %5s %5s %3s %9s %9s %8s\n", "shape", "M", "N", "K", "thr",
+                "bf16", "float32", "ratio");
+  }
+  std::mt19937 rng(0);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (const GemmCase& c : cases) {
+    std::vector<float> A(size_t(c.M * c.K)), B(size_t(c.K * c.N)), C(size_t(c.M * c.N));
+    for (float& x : A) x = u(rng);
+    for (float& x : B) x = u(rng);
+    const int64_t rsa = c.trans_a ? 1 : c.K, csa = c.trans_a ? c.M : 1;
+    const int64_t rsb = c.trans_b ? 1 : c.N, csb = c.trans_b ? c.K : 1;
+    const double flop = 2.0 * double(c.M) * double(c.N) * double(c.K);
+    for (int t : thread_counts) {
+      set_num_threads(t);
+      double bf16 = 1e30, f32 = 1e30;
+      for (int round = 0; round < 5; ++round) {
+        bf16 = std::min(bf16, best_seconds([&] {
+          cpu::gemm_bf16(c.M, c.N, c.K, A.data(), rsa, csa, B.data(), rsb, csb, C.data(), c.N,
+                         false, path);
+        }, 1));
+        f32 = std::min(f32, best_seconds([&] {
+          cpu::gemm<float>(c.M, c.N, c.K, A.data(), rsa, csa, B.data(), rsb, csb, C.data(), c.N);
+        }, 1));
+      }
+      if (json)
+        std::printf("{\"bench\": \"gemm\", \"dtype\": \"bfloat16\", \"path\": \"%s\", "
+                    "\"shape\": \"%s\", \"M\": %lld, \"N\": %lld, \"K\": %lld, \"threads\": %d, "
+                    "\"gflops\": %.1f, \"float32_gflops\": %.1f}\n", cpu::bf16_path_name(path),
+                    c.what, (long long)c.M, (long long)c.N, (long long)c.K, t, flop * 1e-9 / bf16,
+                    flop * 1e-9 / f32);
+      else
+        std::printf("%-22s %5lld %5lld %5lld %3d %9.1f %9.1f %7.2fx\n", c.what, (long long)c.M,
+                    (long long)c.N, (long long)c.K, t, flop * 1e-9 / bf16, flop * 1e-9 / f32,
+                    f32 / bf16);
+      std::fflush(stdout);
+    }
+  }
+}
+
+int bench_gemm(int64_t threads_opt, double peak_per_core, bool json, const std::string& dtype) {
   // y = x Wᵀ in forward reads W transposed; backward computes dx = dy W (plain) and
   // dW = dyᵀ x (A transposed). These are the recipe's (B·T = 768, C = 128) products, then
   // those of the sweep's C = 768 GPT.
@@ -98,6 +148,12 @@ int bench_gemm(int64_t threads_opt, double peak_per_core, bool json) {
   };
   std::vector<int> thread_counts = {1, 2};
   if (threads_opt > 0) thread_counts = {int(threads_opt)};
+  ATTIC_CHECK(dtype == "float32" || dtype == "bfloat16", "bench gemm: --dtype=", dtype,
+              ": float32 or bfloat16");
+  if (dtype == "bfloat16") {
+    bench_gemm_bf16(cases, thread_counts, json);
+    return 0;
+  }
   if (!json) {
     std::printf("C[M, N] = A[M, K] @ B[K, N], float32; %% of peak = threads x %.0f GFLOP/s\n",
                 peak_per_core);
@@ -180,6 +236,9 @@ int bench(const std::vector<std::string>& args) {
   Options opts;
   opts.bind("threads", threads, "0: 1 and 2 for gemm, all for train").int_range(0, kMaxThreads);
   opts.bind("json", json, "one JSON object per line");
+  std::string gemm_dtype = "float32";
+  opts.bind("dtype", gemm_dtype, "gemm: float32, or bfloat16 (against float32, naming its path); "
+            "train, gpt2: the model's dtype, float32 or bfloat16 (autocast)");
   opts.bind("preset", preset, "train: cpu or gpu-size");
   opts.bind("device", device, "train: cpu or cuda");
   opts.bind("attention", attention, "train: the GPT's attention (models/registry.h)");
@@ -222,7 +281,7 @@ int bench(const std::vector<std::string>& args) {
   // figures as if they were another device's.
   ATTIC_CHECK(args[0] == "train" || device == "cpu", "bench ", args[0], " times the CPU only; ",
               "--device=", device, " is for bench train");
-  if (args[0] == "gemm") return bench_gemm(threads, peak, json);
+  if (args[0] == "gemm") return bench_gemm(threads, peak, json, gemm_dtype);
   // a value of this bench's own when the flag is not given
   auto or_else = [&](const char* key, int64_t v, int64_t otherwise) { return opts.given(key) ? v : otherwise; };
   if (args[0] == "attention")
@@ -244,6 +303,7 @@ int bench(const std::vector<std::string>& args) {
     g2.warmup = or_else("warmup", warmup, 1);
     g2.threads = threads;
     g2.json = json;
+    g2.dtype = gemm_dtype;
     return bench_gpt2(g2);
   }
   if (args[0] == "sample")
@@ -260,6 +320,10 @@ int bench(const std::vector<std::string>& args) {
   if (opts.given("n_head")) shape.n_head = n_head;
   if (opts.given("n_embd")) shape.n_embd = n_embd;
   if (opts.given("dropout")) shape.dropout = dropout;
+  shape.dtype = parse_autocast_dtype("bench train: dtype", gemm_dtype);
+  ATTIC_CHECK(!products || shape.dtype == kFloat32, "bench train: --products replays the step's "
+              "float32 gemm calls, and a bfloat16 step makes its products in gemm_bf16; give "
+              "--dtype=float32 with --products");
   const std::string sizes = "batch_size=" + std::to_string(shape.batch_size) + " block_size=" +
                             std::to_string(shape.block_size) + " n_layer=" + std::to_string(shape.n_layer) +
                             " n_head=" + std::to_string(shape.n_head) + " n_embd=" + std::to_string(shape.n_embd);

@@ -57,6 +57,10 @@ int bench_gpt2(const Gpt2BenchOptions& o) {
               "bench gpt2: prompt + new_tokens (", o.prompt + o.new_tokens, ") and block_size (", o.block_size,
               ") must fit the model's ", c.block_size, " positions");
   Generator gen(42);
+  const DType compute = parse_autocast_dtype("bench gpt2: dtype", o.dtype);
+  ATTIC_CHECK(compute != kFloat16, "bench gpt2: dtype = float16: the CPU has no float16 products");
+  // The model's products in bfloat16 (dtype = bfloat16), its weights float32.
+  const AutocastGuard cast(compute, compute != kFloat32);
   if (o.what != "step") {
     m->eval();
     const Tensor prompt = randint(0, c.vocab_size, {1, o.prompt});
@@ -68,13 +72,15 @@ int bench_gpt2(const Gpt2BenchOptions& o) {
     const double tps = double(o.new_tokens) / s;
     const double peak = double(memory_stats(Device::CPU).peak) / (1024.0 * 1024.0);
     if (o.json)
-      std::printf("{\"bench\": \"gpt2_sample\", \"threads\": %d, \"prompt\": %lld, \"new_tokens\": %lld, "
+      std::printf("{\"bench\": \"gpt2_sample\", \"dtype\": \"%s\", \"threads\": %d, \"prompt\": %lld, \"new_tokens\": %lld, "
                   "\"seconds\": %.4f, \"tokens_per_s\": %.3f, \"peak_tensor_mib\": %.1f, \"max_rss_mib\": %.1f}\n",
-                  num_threads(), (long long)o.prompt, (long long)o.new_tokens, s, tps, peak, max_rss_mib());
+                  o.dtype.c_str(), num_threads(), (long long)o.prompt, (long long)o.new_tokens, s, tps,
+                  peak, max_rss_mib());
     else
-      std::printf("gpt2 sample: %lld-token prompt, %lld new tokens with the KV cache, batch 1, %d threads: "
+      std::printf("gpt2 sample (%s): %lld-token prompt, %lld new tokens with the KV cache, batch 1, %d threads: "
                   "%.2f s, %.2f tokens/s (tensors peak %.0f MiB, process peak %.0f MiB)\n",
-                  (long long)o.prompt, (long long)o.new_tokens, num_threads(), s, tps, peak, max_rss_mib());
+                  o.dtype.c_str(), (long long)o.prompt, (long long)o.new_tokens, num_threads(), s, tps,
+                  peak, max_rss_mib());
     std::fflush(stdout);
   }
   if (o.what != "sample") {
@@ -95,13 +101,13 @@ int bench_gpt2(const Gpt2BenchOptions& o) {
     const double ms = 1000.0 * total / double(o.iters);
     const double peak = double(memory_stats(Device::CPU).peak) / (1024.0 * 1024.0);
     if (o.json)
-      std::printf("{\"bench\": \"gpt2_step\", \"threads\": %d, \"batch_size\": 1, \"block_size\": %lld, "
+      std::printf("{\"bench\": \"gpt2_step\", \"dtype\": \"%s\", \"threads\": %d, \"batch_size\": 1, \"block_size\": %lld, "
                   "\"ms_per_step\": %.1f, \"peak_tensor_mib\": %.1f, \"max_rss_mib\": %.1f}\n",
-                  num_threads(), (long long)o.block_size, ms, peak, max_rss_mib());
+                  o.dtype.c_str(), num_threads(), (long long)o.block_size, ms, peak, max_rss_mib());
     else
-      std::printf("gpt2 finetune step: batch 1, T %lld, AdamW with clipping, %d threads: %.0f ms/step "
+      std::printf("gpt2 finetune step (%s): batch 1, T %lld, AdamW with clipping, %d threads: %.0f ms/step "
                   "(tensors peak %.0f MiB, process peak %.0f MiB)\n",
-                  (long long)o.block_size, num_threads(), ms, peak, max_rss_mib());
+                  o.dtype.c_str(), (long long)o.block_size, num_threads(), ms, peak, max_rss_mib());
     std::fflush(stdout);
   }
   return 0;

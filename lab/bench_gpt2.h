@@ -19,6 +19,7 @@ struct Gpt2BenchOptions {
   // The CPU allocator's cache of freed blocks, MiB (tensor/cpu/cpu_backend.h); -1: its
   // default, the high-water mark of live bytes.
   int64_t cache_mib = -1;
+  std::string dtype = "float32";  // or bfloat16: sampling and the step under autocast
   bool json = false;
 };
 

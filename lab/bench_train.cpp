@@ -156,7 +156,11 @@ int bench_train(const TrainShape& shape, const std::string& attention, Device de
     const auto t0 = Clock::now();
     Batch b = data.get_batch(Split::Train, B, cfg.block_size, default_generator());
     const auto t1 = Clock::now();
-    Tensor loss = model.forward(b.x.to(device), b.y.to(device)).loss;
+    Tensor loss;
+    {
+      const AutocastGuard cast(shape.dtype, shape.dtype != kFloat32);
+      loss = model.forward(b.x.to(device), b.y.to(device)).loss;
+    }
     sync(loss);
     const double f = since(t1);
     const auto t2 = Clock::now();
@@ -197,25 +201,25 @@ int bench_train(const TrainShape& shape, const std::string& attention, Device de
                   step / products_median);
   if (json)
     std::printf("{\"bench\": \"train\", \"preset\": \"%s\", \"attention\": \"%s\", "
-                "\"device\": \"%s\", \"threads\": %d, \"batch_size\": %lld, \"block_size\": %lld, "
+                "\"dtype\": \"%s\", \"device\": \"%s\", \"threads\": %d, \"batch_size\": %lld, \"block_size\": %lld, "
                 "\"n_layer\": %lld, \"n_head\": %lld, \"n_embd\": %lld, \"dropout\": %g, "
                 "\"iters\": %lld, \"ms_per_iter\": %.2f, \"tokens_per_s\": %.0f, \"forward_ms\": %.2f, "
                 "\"backward_ms\": %.2f, \"optimizer_ms\": %.2f, \"cpu_ms_per_iter\": %.2f, "
                 "\"page_faults_per_iter\": %.1f, \"peak_memory_bytes\": %zu, "
                 "\"peak_rss_bytes\": %zu%s}\n",
-                shape.name.c_str(), attention.c_str(), device_name(device), num_threads(),
-                (long long)B, (long long)cfg.block_size, (long long)cfg.n_layer,
+                shape.name.c_str(), attention.c_str(), dtype_name(shape.dtype), device_name(device),
+                num_threads(), (long long)B, (long long)cfg.block_size, (long long)cfg.n_layer,
                 (long long)cfg.n_head, (long long)cfg.n_embd, cfg.dropout, (long long)iters, step,
                 tokens_per_s, median(fwd), median(bwd), median(opt_ms), median(cpu),
                 faults_per_step, peak, end.peak_rss, products_json);
   else
-    std::printf("train %s (%s attention) on %s: B %lld, T %lld, %lld layers, %lld heads, C %lld, "
+    std::printf("train %s (%s attention, %s) on %s: B %lld, T %lld, %lld layers, %lld heads, C %lld, "
                 "dropout %g; %d threads, %lld iterations: %.2f ms/iter (median), %.0f tokens/s\n"
                 "  forward %.2f ms, backward %.2f ms, clip + AdamW + zero_grad %.2f ms; "
                 "CPU time %.2f ms/iter (medians); %.1f page faults per step\n"
                 "  peak memory: %s (%s allocator), process peak RSS %s\n",
-                shape.name.c_str(), attention.c_str(), device_name(device), (long long)B,
-                (long long)cfg.block_size, (long long)cfg.n_layer, (long long)cfg.n_head,
+                shape.name.c_str(), attention.c_str(), dtype_name(shape.dtype), device_name(device),
+                (long long)B, (long long)cfg.block_size, (long long)cfg.n_layer, (long long)cfg.n_head,
                 (long long)cfg.n_embd, cfg.dropout, num_threads(), (long long)iters, step,
                 tokens_per_s, median(fwd), median(bwd), median(opt_ms), median(cpu),
                 faults_per_step, format_mib(peak).c_str(), device_name(device),

@@ -8,10 +8,13 @@ namespace attic {
 namespace {
 
 // out = a @ b  =>  da = g @ bᵀ,  db = aᵀ @ g   (then summed over broadcast batch dims)
+// A product that ran under autocast has its backward's products run so too.
 struct MatmulBackward final : autograd::Node {
   Tensor a, b;  // [..., M, K], [..., K, N]
+  DType compute = kFloat32;  // or the autocast dtype the forward ran in
   const char* name() const override { return "MatmulBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {  // g: [..., M, N]
+    const AutocastGuard cast(compute, compute != kFloat32);
     Tensor da, db;
     if (needs_grad(0)) da = sum_to(matmul(g, b.transpose(-1, -2)), a.shape());
     if (needs_grad(1)) {
@@ -41,12 +44,21 @@ Tensor matmul_nd(const Tensor& a, const Tensor& b) {
 
   Backend& be = detail::backend_of("matmul", {a, b});
   Tensor out = empty(out_shape, TensorOptions(a.dtype()).device(a.device()));
-  be.matmul(detail::ktensor(out), detail::ktensor_as(a, a_full), detail::ktensor_as(b, b_full));
+  // Under autocast a float32 product rounds its operands to the autocast dtype as the
+  // kernel reads them (no rounded copies are made or kept) and sums in float32.
+  const DType compute = Autocast::is_enabled() && a.dtype() == kFloat32 ? Autocast::dtype()
+                                                                         : kFloat32;
+  if (compute == kFloat32)
+    be.matmul(detail::ktensor(out), detail::ktensor_as(a, a_full), detail::ktensor_as(b, b_full));
+  else
+    be.matmul_reduced(detail::ktensor(out), detail::ktensor_as(a, a_full),
+                      detail::ktensor_as(b, b_full), compute);
 
   if (autograd::needs_grad({a, b})) {
     auto node = std::make_shared<MatmulBackward>();
     node->a = a;
     node->b = b;
+    node->compute = compute;
     autograd::connect(out, node, {a, b});
   }
   return out;

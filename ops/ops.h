@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "autograd/grad_mode.h"
+#include "ops/autocast.h"
 #include "tensor/adam_step.h"
 #include "tensor/random.h"
 #include "tensor/tensor.h"

@@ -7,6 +7,8 @@ using namespace util;
 Losses estimate_loss(models::LanguageModel& lm, const Dataset& data, const TrainConfig& cfg,
                      int64_t iter, Device device) {
   NoGradGuard no_grad;
+  const DType compute = cfg.compute_dtype();
+  const AutocastGuard cast(compute, compute != kFloat32);
   const bool was_training = lm.is_training();
   lm.eval();
   double mean[2] = {0, 0};

@@ -85,7 +85,8 @@ void TrainConfig::bind(Options& o) {
   o.bind("seed", seed, "seeds init, batches and dropout").int_range(0, kMax);
   o.bind("detect_anomaly", detect_anomaly, "stop at the first NaN/Inf of a forward or backward, "
          "naming the op (slow)");
-  o.bind("dtype", dtype, "float32 (nanoGPT's bfloat16 and float16 are not attic's yet)").non_empty();
+  o.bind("dtype", dtype, "float32, or bfloat16: matrix products in bfloat16 summed in float32 "
+         "(autocast); nanoGPT's train.py ignores dtype on the CPU, as float32 does").non_empty();
   o.bind("compile", compile, "nanoGPT's torch.compile; attic has no compile step, so true changes nothing");
   o.bind("wandb_log", wandb_log, "nanoGPT's Weights & Biases logging; attic has none (false only)");
   o.bind("wandb_project", wandb_project, "nanoGPT's, used only with wandb_log");
@@ -124,6 +125,8 @@ void TrainConfig::print_notes(std::ostream& out) const {
            "library, so there is nothing left to compile and the flag changes nothing\n";
 }
 
+DType TrainConfig::compute_dtype() const { return parse_autocast_dtype("dtype", dtype); }
+
 void TrainConfig::validate() const {
   // The config is saved in the checkpoint as `key = value` lines, a string quoted with " or
   // with ' (Options::dump), and read back by the same reader: a value it could not read back
@@ -150,8 +153,9 @@ void TrainConfig::validate() const {
   ATTIC_CHECK(init_from == "scratch" || init_from == "resume" || from_gpt2(),
               "init_from must be scratch, resume, gpt2, gpt2-medium, gpt2-large, gpt2-xl or huggingface, got ",
               util::quote_value(init_from));
-  ATTIC_CHECK(dtype == "float32", "dtype = ", util::quote_value(dtype), ": attic trains and samples in "
-              "float32 only; give dtype = float32 (nanoGPT's default is bfloat16 on a GPU that has it)");
+  ATTIC_CHECK(compute_dtype() != kFloat16, "dtype = float16: attic trains and evaluates in float32 or bfloat16. "
+              "float16 training needs a loss scaler (nanoGPT's GradScaler), which attic does not have, "
+              "and the CPU has no float16 products; bfloat16 has float32's range and needs none");
   ATTIC_CHECK(!wandb_log, "wandb_log = true: attic does not log to Weights & Biases (it has no network "
               "client); its log is the iter lines it prints and out_dir/loss.svg. Give wandb_log = false");
   ATTIC_CHECK(!reset_optimizer || init_from == "resume",

@@ -75,11 +75,14 @@ struct TrainConfig {
   int64_t seed = 1337;
   bool detect_anomaly = false;  // autograd::DetectAnomalyGuard around the run (slow)
   // nanoGPT's keys that attic takes so that its command lines and config files paste:
-  std::string dtype = "float32";  // the only one attic trains in
+  std::string dtype = "float32";  // or bfloat16: autocast's products (ops/autocast.h)
   bool compile = false;           // torch.compile; attic's kernels are compiled ahead of time
   bool wandb_log = false;         // Weights & Biases logging, which attic does not do
   std::string wandb_project = "owt", wandb_run_name = "gpt2";
   std::string backend = "nccl";   // DDP's; attic trains in one process
+
+  // dtype as a DType: kFloat32 (no autocast), kBFloat16 or kFloat16; an Error for any other.
+  DType compute_dtype() const;
 
   // Binds every key to its field. The keys of kind KeyKind::Model shape the weights.
   void bind(util::Options& o);

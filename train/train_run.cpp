@@ -168,7 +168,13 @@ double train_step(const TrainConfig& cfg, const Dataset& data, models::LanguageM
   double loss_sum = 0;
   for (int64_t micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
     Batch b = data.get_batch(Split::Train, cfg.batch_size, cfg.block_size, default_generator());
-    Tensor loss = lm.loss(b.x.to(device), b.y.to(device));
+    const DType compute = cfg.compute_dtype();
+    Tensor loss;
+    {
+      // The forward's products in bfloat16 (dtype = bfloat16); their backward follows them.
+      const AutocastGuard cast(compute, compute != kFloat32);
+      loss = lm.loss(b.x.to(device), b.y.to(device));
+    }
     loss_sum += loss.item<double>();
     // Each micro-batch's mean loss is scaled so the summed gradients are the mean's.
     (loss / double(cfg.gradient_accumulation_steps)).backward();

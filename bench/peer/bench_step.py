@@ -8,7 +8,8 @@ one of three peers:
 Prints one JSON line with the median ms per step, like `attic bench train --json=true`, with
 the page faults per step and the process's peak RSS:
     build/peer-venv/bin/python bench/peer/bench_step.py --peer=compile --threads=2
-Any field of the preset's shape may be replaced, as attic's flags do (--n_embd=768 ...), and
+--dtype=bfloat16 runs the forward under torch.autocast("cpu", dtype=torch.bfloat16), as
+`attic bench train --dtype=bfloat16` runs its own. Any field of the preset's shape may be replaced, as attic's flags do (--n_embd=768 ...), and
 --attention=route runs the reflex_attention fork's GPT with route attention (bench/peer/reflex.py),
 the peer of `attic bench train --attention=route`.
 """
@@ -45,6 +46,7 @@ def main():
         ap.add_argument("--" + key, type=int, default=None, help="replaces the preset's")
     ap.add_argument("--dropout", type=float, default=None, help="replaces the preset's")
     ap.add_argument("--attention", default="softmax", choices=("softmax", "route"))
+    ap.add_argument("--dtype", default="float32", choices=("float32", "bfloat16"))
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(1337)
@@ -80,7 +82,8 @@ def main():
         ix = torch.randint(len(data) - T, (B,))
         x = torch.stack([data[i:i + T] for i in ix])
         y = torch.stack([data[i + 1:i + 1 + T] for i in ix])
-        _, loss = step_model(x, y)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.dtype == "bfloat16"):
+            _, loss = step_model(x, y)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
@@ -93,7 +96,7 @@ def main():
     times.sort()
     cpu.sort()
     print(json.dumps({"bench": "train", "framework": "pytorch " + torch.__version__, "peer": a.peer,
-                      "preset": a.preset, "attention": a.attention, "threads": a.threads, "batch_size": B,
+                      "preset": a.preset, "attention": a.attention, "dtype": a.dtype, "threads": a.threads, "batch_size": B,
                       "block_size": T, "n_layer": cfg["n_layer"], "n_head": cfg["n_head"],
                       "n_embd": cfg["n_embd"], "dropout": cfg["dropout"], "iters": a.iters,
                       "ms_per_iter": round(times[len(times) // 2], 2),

@@ -24,6 +24,10 @@
 #  7. An AVX2 laptop: the laptop step of section 1, with attic built for x86-64-v3 (AVX2 + FMA,
 #     no AVX-512; build-avx2/) and PyTorch held to AVX2 (ATEN_CPU_CAPABILITY, and MKL's and
 #     oneDNN's own switches), on a CPU that has AVX2.
+#  8. bfloat16: the laptop and GPU-size steps with --dtype=bfloat16 (attic's autocast) against
+#     the three peers under torch.autocast("cpu", dtype=torch.bfloat16), 2 threads; then attic's
+#     bfloat16 step against its own float32 step in alternating rounds, naming the bf16 GEMM's
+#     path (attic bench gemm --dtype=bfloat16).
 # SECTIONS="1 6" runs only those sections.
 # PyTorch is the current release from PyPI, in build/peer-venv (scripts/install-peer.sh),
 # with its own defaults: no CPU-specific tuning variable is set (section 7 aside). Each side is given the
@@ -36,7 +40,7 @@ ROUNDS=${ROUNDS:-3}
 SWEEP_ITERS=${SWEEP_ITERS:-10}
 BIG_ITERS=${BIG_ITERS:-2}
 RECIPE_ROUNDS=${RECIPE_ROUNDS:-1}
-SECTIONS=${SECTIONS:-1 2 3 4 5 6 7}
+SECTIONS=${SECTIONS:-1 2 3 4 5 6 7 8}
 ATTIC=./build/attic  # section 7 swaps in the AVX2 build
 want() { [[ " $SECTIONS " == *" $1 "* ]]; }
 PEERS=(eager sdpa-fused compile)
@@ -296,4 +300,27 @@ if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; then
 else
   echo "skipped: this CPU has no AVX2 + FMA"
 fi
+fi
+
+if want 8; then
+echo "== 8. bfloat16 under autocast, 2 threads: the laptop step ($ROUNDS rounds of $ITERS steps) and the GPU-size step (one round of $BIG_ITERS)"
+"$ATTIC" bench gemm --dtype=bfloat16 --threads=2 | head -1
+header "shape"
+ATTIC_ARGS=()
+step_row "cpu, bfloat16" 2 "$ITERS" 5 "$ROUNDS" --preset=cpu --dtype=bfloat16
+step_row "gpu-size, bfloat16" 2 "$BIG_ITERS" 1 1 --preset=gpu-size --dtype=bfloat16
+footer
+echo "attic bfloat16 against attic float32 (ms/iter, alternating rounds; ratio = float32 / bfloat16):"
+for preset in cpu gpu-size; do
+  if [[ $preset == cpu ]]; then n=$ITERS; w=5; rounds=$ROUNDS; else n=$BIG_ITERS; w=1; rounds=2; fi
+  f32s= bf16s= each=
+  for ((r = 0; r < rounds; r++)); do
+    f=$("$ATTIC" bench train --preset=$preset --threads=2 --iters=$n --warmup=$w --json=true | field ms_per_iter)
+    b=$("$ATTIC" bench train --preset=$preset --dtype=bfloat16 --threads=2 --iters=$n --warmup=$w --json=true | field ms_per_iter)
+    f32s+="$f " bf16s+="$b " each+="$(ratio "$f" "$b")x "
+  done
+  fm=$(printf '%s\n' $f32s | median) bm=$(printf '%s\n' $bf16s | median)
+  printf '%-10s float32 %9s  bfloat16 %9s  %6sx   %s\n' "$preset" "$fm" "$bm" "$(ratio "$fm" "$bm")" "$each"
+done
+echo
 fi

@@ -287,7 +287,7 @@ TEST_CASE("attic bench train prints one JSON line with ms_per_iter and peak memo
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK(lines_matching(r.out, "^\\{\"bench\": \"train\", \"preset\": \"cpu\", \"attention\": \"softmax\", "
-                              "\"device\": \"cpu\", \"threads\": 1, \"batch_size\": 12, \"block_size\": 64, "
+                              "\"dtype\": \"float32\", \"device\": \"cpu\", \"threads\": 1, \"batch_size\": 12, \"block_size\": 64, "
                               "\"n_layer\": 4, \"n_head\": 4, \"n_embd\": 128, \"dropout\": 0, "
                               "\"iters\": 2, \"ms_per_iter\": [0-9.]+, "
                               "\"tokens_per_s\": [0-9]+, \"forward_ms\": [0-9.]+, \"backward_ms\": [0-9.]+, "
@@ -298,7 +298,7 @@ TEST_CASE("attic bench train prints one JSON line with ms_per_iter and peak memo
   Run text = attic_run("bench train --preset=cpu --iters=2 --warmup=0 --threads=1 --attention=linear_elu");
   INFO(text.out);
   CHECK(text.code == 0);
-  CHECK(lines_matching(text.out, "^train cpu \\(linear_elu attention\\) on cpu: B 12, T 64, 4 layers, 4 heads, "
+  CHECK(lines_matching(text.out, "^train cpu \\(linear_elu attention, float32\\) on cpu: B 12, T 64, 4 layers, 4 heads, "
                                  "C 128, dropout 0; 1 threads, 2 iterations").size() == 1);
   CHECK(lines_matching(text.out, "^  peak memory: [0-9.]+ MiB \\(cpu allocator\\), process peak RSS [0-9.]+ MiB$")
             .size() == 1);

@@ -174,9 +174,11 @@ TEST_CASE("nanoGPT's command-line keys are accepted or refused in one line", "[c
   check_one_line(attic_run("train " + s.tiny("no") + " --wandb_log=True"),
                  "wandb_log = true: attic does not log to Weights & Biases (it has no network client); its log is "
                  "the iter lines it prints and out_dir/loss.svg. Give wandb_log = false");
-  check_one_line(attic_run("train " + s.tiny("no") + " --dtype=bfloat16"),
-                 "dtype = 'bfloat16': attic trains and samples in float32 only; give dtype = float32 (nanoGPT's "
-                 "default is bfloat16 on a GPU that has it)");
+  check_one_line(attic_run("train " + s.tiny("no") + " --dtype=float16"),
+                 "dtype = float16: attic trains and evaluates in float32 or bfloat16. float16 training needs a "
+                 "loss scaler "
+                 "(nanoGPT's GradScaler), which attic does not have, and the CPU has no float16 products; "
+                 "bfloat16 has float32's range and needs none");
   CHECK_FALSE(fs::exists(s.path("no")));
   // nanoGPT's dataset = 'shakespeare_char' names the folder data/shakespeare_char.
   const Run named = attic_run("train --dataset=shakespeare_char --out_dir=" + s.path("named") +

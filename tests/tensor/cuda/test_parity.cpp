@@ -212,6 +212,39 @@ TEST_CASE("parity: copies, dtype conversions and dropout", "[cuda][parity]") {
                {x}, 1e-6);
 }
 
+TEST_CASE("parity: bfloat16 and float16 conversions, bit for bit", "[cuda][parity][half]") {
+  if (skip_parity()) return;
+  manual_seed(9);
+  // Values of every magnitude, with ties and values beyond float16's range.
+  const Tensor x = (randn({7, 9}) * 1e3).detach();
+  for (DType dt : {kBFloat16, kFloat16}) {
+    check_parity(std::string("to ") + dtype_name(dt) + " and back",
+                 [dt](const std::vector<Tensor>& v) { return v[0].to(dt).to(kFloat32); }, {x}, 0);
+    check_parity(std::string("to ") + dtype_name(dt) + " of a transposed view",
+                 [dt](const std::vector<Tensor>& v) { return v[0].t().to(dt); }, {x}, 0);
+  }
+}
+
+TEST_CASE("parity: matmul under autocast (bfloat16 products), forward and backward",
+          "[cuda][parity][autocast]") {
+  if (skip_parity()) return;
+  manual_seed(10);
+  // Each side rounds the same operands to bfloat16 and sums exact products in float32, in
+  // its own order: the difference is float32 rounding over K terms.
+  auto mm = [](const std::vector<Tensor>& v) {
+    AutocastGuard cast(kBFloat16);
+    return matmul(v[0], v[1]);
+  };
+  check_parity("2-D", mm, {leaf32({33, 70}), leaf32({70, 29})}, 1e-4);
+  check_parity("batched, broadcast", mm, {leaf32({2, 3, 8, 64}), leaf32({64, 40})}, 1e-4);
+  check_parity("transposed (a Linear's x Wt)",
+               [](const std::vector<Tensor>& v) {
+                 AutocastGuard cast(kBFloat16);
+                 return matmul(v[0], v[1].t());
+               },
+               {leaf32({48, 96}), leaf32({80, 96})}, 1e-4);
+}
+
 TEST_CASE("parity: fused scaled_dot_product_attention, causal and not, forward and backward",
           "[cuda][parity][attention]") {
   if (skip_parity()) return;

@@ -1,0 +1,97 @@
+// attic's GPT under autocast against PyTorch's torch.autocast("cpu", torch.bfloat16):
+// tests/models/fixtures/gpt_autocast.safetensors (bench/peer/make_autocast_fixture.py, torch
+// 2.15) holds a small GPT's weights, a batch, and the logits, loss and gradients PyTorch
+// computed from them under autocast and in float32.
+//
+// The two autocasts round at different places. PyTorch's linear layers return bfloat16, so
+// its attention, GELU and residual adds see bfloat16 values; attic's products return float32
+// and only their operands are rounded. Their difference is therefore of the order of
+// bfloat16's own error, 2^-8 (4e-3) relative per rounding; the bounds below allow a few such
+// roundings: 1e-2 of the largest logit, 2e-2 of each gradient's largest entry (measured
+// here: 2.8e-3 and at most 6.6e-3), 5e-4 on the loss (measured: 2e-5).
+// Each comparison is also made against float32, to show that the autocast result is a
+// different, rounded one.
+#include <cmath>
+
+#include "helpers.h"
+#include "models/gpt.h"
+#include "nn/safetensors.h"
+
+using namespace attic;
+
+namespace {
+
+nn::SafetensorsFile fixture() {
+  return nn::load_safetensors(std::string(ATTIC_SOURCE_DIR) +
+                              "/tests/models/fixtures/gpt_autocast.safetensors");
+}
+
+std::unique_ptr<models::GPT> model_of(const nn::SafetensorsFile& f) {
+  models::GPTConfig c;
+  c.block_size = std::stoll(f.metadata.at("block_size"));
+  c.vocab_size = std::stoll(f.metadata.at("vocab_size"));
+  c.n_layer = std::stoll(f.metadata.at("n_layer"));
+  c.n_head = std::stoll(f.metadata.at("n_head"));
+  c.n_embd = std::stoll(f.metadata.at("n_embd"));
+  c.bias = f.metadata.at("bias") == "True";
+  auto m = std::make_unique<models::GPT>(c);
+  nn::StateDict sd;
+  for (const auto& [k, t] : f.tensors)
+    if (k.rfind("param.", 0) == 0) sd[k.substr(6)] = t;
+  m->load_state_dict(sd);
+  return m;
+}
+
+// max |a - b| / max |b|.
+double rel_err(const Tensor& a, const Tensor& b) {
+  const std::vector<double> x = a.to_vector<double>(), y = b.to_vector<double>();
+  REQUIRE(x.size() == y.size());
+  double diff = 0, scale = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    diff = std::max(diff, std::abs(x[i] - y[i]));
+    scale = std::max(scale, std::abs(y[i]));
+  }
+  return diff / (scale + 1e-30);
+}
+
+}  // namespace
+
+TEST_CASE("GPT under autocast: logits, loss and gradients near PyTorch's autocast",
+          "[gpt][pytorch][autocast]") {
+  const nn::SafetensorsFile f = fixture();
+  auto m = model_of(f);
+  models::GPT::Output out;
+  {
+    AutocastGuard cast(kBFloat16);
+    out = m->forward(f.tensors.at("idx"), f.tensors.at("targets"));
+  }
+  out.loss.backward();
+  const double loss = out.loss.item<double>();
+  const double torch_bf16 = f.tensors.at("bf16.loss").item<double>();
+  const double torch_f32 = f.tensors.at("f32.loss").item<double>();
+  INFO("loss: attic autocast " << loss << ", PyTorch autocast " << torch_bf16 << ", float32 "
+                               << torch_f32);
+  CHECK(std::abs(loss - torch_bf16) < 5e-4);
+  const double logits_err = rel_err(out.logits, f.tensors.at("bf16.logits"));
+  const double logits_f32 = rel_err(out.logits, f.tensors.at("f32.logits"));
+  INFO("logits: " << logits_err << " from PyTorch's autocast, " << logits_f32 << " from float32");
+  CHECK(logits_err < 1e-2);
+  CHECK(logits_f32 > 1e-4);  // the products were rounded
+  int checked = 0;
+  for (auto& [name, p] : m->named_parameters()) {
+    const double e = rel_err(p.grad(), f.tensors.at("bf16.grad." + name));
+    INFO(name << ": " << e << " from PyTorch's autocast");
+    CHECK(e < 2e-2);
+    CHECK(p.grad().dtype() == kFloat32);
+    ++checked;
+  }
+  CHECK(checked == 2 + 2 * 12 + 2);
+}
+
+TEST_CASE("GPT in float32 outside the guard, as before", "[gpt][pytorch][autocast]") {
+  const nn::SafetensorsFile f = fixture();
+  auto m = model_of(f);
+  models::GPT::Output out = m->forward(f.tensors.at("idx"), f.tensors.at("targets"));
+  CHECK(rel_err(out.logits, f.tensors.at("f32.logits")) < 1e-5);
+  CHECK(out.loss.item<double>() == Approx(f.tensors.at("f32.loss").item<double>()).epsilon(1e-5));
+}

@@ -1,0 +1,119 @@
+// Autocast (ops/autocast.h): inside the guard a float32 matmul rounds its operands to
+// bfloat16 and sums in float32, forward and backward; outside it nothing changes.
+#include <cmath>
+
+#include "helpers.h"
+#include "nn/linear.h"
+#include "tensor/cpu/gemm_bf16.h"
+
+using namespace attic;
+using testing::values;
+
+namespace {
+
+// x rounded to bfloat16 and widened again: the operand a bf16 product sees.
+Tensor rounded(const Tensor& x) { return x.detach().to(kBFloat16).to(kFloat32); }
+
+// max |a - b| over max |b|.
+double rel_err(const Tensor& a, const Tensor& b) {
+  const std::vector<double> x = values(a), y = values(b);
+  REQUIRE(x.size() == y.size());
+  double d = 0, s = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    d = std::max(d, std::abs(x[i] - y[i]));
+    s = std::max(s, std::abs(y[i]));
+  }
+  return d / (s + 1e-30);
+}
+
+}  // namespace
+
+TEST_CASE("autocast: the guard sets the mode, nests, and restores it", "[autocast]") {
+  CHECK_FALSE(Autocast::is_enabled());
+  {
+    AutocastGuard outer(kBFloat16);
+    CHECK(Autocast::is_enabled());
+    CHECK(Autocast::dtype() == kBFloat16);
+    {
+      AutocastGuard off(kFloat16, false);  // not enabled: the mode stays as it was
+      CHECK(Autocast::dtype() == kBFloat16);
+    }
+    CHECK(Autocast::is_enabled());
+  }
+  CHECK_FALSE(Autocast::is_enabled());
+  CHECK_THROWS_WITH(AutocastGuard(kFloat64), "AutocastGuard: autocast runs products in "
+                                             "bfloat16 or float16, not float64");
+  CHECK(parse_autocast_dtype("dtype", "bfloat16") == kBFloat16);
+  CHECK(parse_autocast_dtype("dtype", "float32") == kFloat32);
+  CHECK_THROWS_WITH(parse_autocast_dtype("dtype", "bf16"),
+                    "dtype = 'bf16': not a dtype attic trains in (float32, bfloat16, float16)");
+}
+
+TEST_CASE("autocast: matmul by hand, each operand rounded to bfloat16", "[autocast]") {
+  // 1 + 2^-8 rounds to 1 in bfloat16 (a tie, to even); 3 + 2^-7 to 3 (bfloat16's step
+  // between 2 and 4 is 2^-6).
+  const Tensor a = from_vector<float>({1.0f + 0x1p-8f, 2.0f}, {1, 2});
+  const Tensor b = from_vector<float>({3.0f + 0x1p-7f, 1.0f}, {2, 1});
+  CHECK(values(matmul(a, b)) == std::vector<double>{(1.0 + 0x1p-8) * (3.0 + 0x1p-7) + 2.0});
+  AutocastGuard cast(kBFloat16);
+  const Tensor y = matmul(a, b);
+  CHECK(y.dtype() == kFloat32);
+  CHECK(values(y) == std::vector<double>{1.0 * 3.0 + 2.0});
+}
+
+TEST_CASE("autocast: matmul forward and backward are the products of rounded operands",
+          "[autocast]") {
+  // Batched, broadcast and transposed operands, through every matmul route.
+  const Tensor a = randn({2, 3, 17, 40}).requires_grad_();
+  const Tensor b = randn({3, 40, 33}).transpose(-1, -2).contiguous().transpose(-1, -2)
+                       .detach().requires_grad_();
+  const Tensor g = randn({2, 3, 17, 33});
+  Tensor y;
+  {
+    AutocastGuard cast(kBFloat16);
+    y = matmul(a, b);
+  }
+  // The backward runs after the guard has closed: it still rounds, as its forward did.
+  y.backward(g);
+  const Tensor want = matmul(rounded(a), rounded(b));
+  CHECK(rel_err(y, want) < 1e-5);
+  CHECK(rel_err(y, matmul(a, b)) > 1e-4);  // it did round: float32's product differs
+  const Tensor want_da = matmul(rounded(g), rounded(b).transpose(-1, -2));
+  const Tensor want_db = sum(matmul(rounded(a).transpose(-1, -2), rounded(g)), {0});
+  CHECK(rel_err(a.grad(), want_da) < 1e-5);
+  CHECK(rel_err(b.grad(), want_db) < 1e-5);
+  CHECK(a.grad().dtype() == kFloat32);
+  CHECK(b.grad().dtype() == kFloat32);
+}
+
+TEST_CASE("autocast: a Linear layer's output and gradients", "[autocast]") {
+  manual_seed(3);
+  nn::Linear lin(64, 48);
+  const Tensor x = randn({5, 7, 64}).requires_grad_();
+  Tensor y;
+  {
+    AutocastGuard cast(kBFloat16);
+    y = lin.forward(x);
+  }
+  sum(y * y).backward();
+  const Tensor w = rounded(lin.weight), xr = rounded(x);
+  const Tensor want = matmul(xr, w.t()) + lin.bias;
+  CHECK(rel_err(y, want) < 1e-5);
+  const Tensor gy = rounded(2.0 * y.detach());
+  CHECK(rel_err(lin.weight.grad(), matmul(gy.reshape({-1, 48}).t(), xr.reshape({-1, 64}))) < 1e-5);
+  CHECK(rel_err(x.grad(), matmul(gy, w)) < 1e-5);
+  CHECK(rel_err(lin.bias.grad(), sum(2.0 * y.detach(), {0, 1})) < 1e-6);  // float32: not a product
+}
+
+TEST_CASE("autocast: float64 products are left alone, and float16 needs CUDA", "[autocast]") {
+  const Tensor a = randn({4, 4}, kFloat64), b = randn({4, 4}, kFloat64);
+  const Tensor want = matmul(a, b);
+  {
+    AutocastGuard cast(kBFloat16);
+    CHECK(values(matmul(a, b)) == values(want));
+  }
+  AutocastGuard cast(kFloat16);
+  CHECK_THROWS_WITH(matmul(randn({2, 2}), randn({2, 2})),
+                    "matmul: the CPU runs reduced-precision products in bfloat16 only, not "
+                    "float16 (float16 needs the CUDA backend)");
+}
