@@ -74,6 +74,7 @@ int sample(const std::vector<std::string>& args) {
     r = restore(out_dir);
   }
   r.config.compile = compile;
+  r.config.dtype = dtype;
   r.config.print_notes(std::cerr);  // stdout holds the samples alone
   r.model->to(dev);
   std::vector<int64_t> ids;

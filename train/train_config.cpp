@@ -14,6 +14,8 @@
 #include "models/gpt/gpt2_folder.h"
 #include "models/registry.h"
 #include "optim/schedule.h"
+#include "tensor/cpu/cpu_features.h"
+#include "tensor/cpu/gemm_bf16.h"
 #include "tensor/error.h"
 #include "util/quote_value.h"
 #include "util/utf8.h"
@@ -119,6 +121,11 @@ void TrainConfig::take_gpt2_shape(const Options& given) {
 }
 
 void TrainConfig::print_notes(std::ostream& out) const {
+  if (compute_dtype() == kBFloat16 && device == "cpu" &&
+      cpu::bf16_gemm_path() == cpu::Bf16Path::Convert)
+    out << "note: dtype = bfloat16 on a CPU without AVX512_BF16 (" << cpu::cpu_level_summary()
+        << "): the products round their operands to bfloat16 and run the float32 GEMM, so they "
+           "give bfloat16's numbers more slowly than float32 does\n";
   if (compile)
     out << "note: compile = true: attic has no compile step. torch.compile fuses PyTorch's ops into "
            "kernels when the program runs; attic's kernels are C++ compiled ahead of time with the "

@@ -86,14 +86,16 @@ def step(a, compiled):
         x = torch.randint(0, 50257, (1, a.block_size))
         y = torch.randint(0, 50257, (1, a.block_size))
         t0 = time.perf_counter()
-        _, loss = fwd(x, y)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=a.dtype == "bfloat16"):
+            _, loss = fwd(x, y)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         opt.zero_grad(set_to_none=True)
         if i >= a.warmup:
             times.append(time.perf_counter() - t0)
-    return {"peer": "nanogpt-step-" + ("compile" if compiled else "eager"), "block_size": a.block_size,
+    return {"peer": "nanogpt-step-" + ("compile" if compiled else "eager"), "dtype": a.dtype,
+            "block_size": a.block_size,
             "ms_per_step": 1000 * sum(times) / len(times)}
 
 
@@ -106,6 +108,8 @@ def main():
     ap.add_argument("--block_size", type=int, default=1024)
     ap.add_argument("--iters", type=int, default=3)
     ap.add_argument("--warmup", type=int, default=None)
+    ap.add_argument("--dtype", default="float32", choices=("float32", "bfloat16"),
+                    help="step: bfloat16 runs the forward under torch.autocast, as attic's --dtype")
     a = ap.parse_args()
     a.new_tokens_given = a.new_tokens is not None
     a.new_tokens = a.new_tokens or 256

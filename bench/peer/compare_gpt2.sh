@@ -8,12 +8,15 @@
 #  step    `attic bench gpt2 --what=step` (batch 1, T 1024, AdamW with clipping) against
 #          nanoGPT's train.py step, eager and under torch.compile
 # Each line is one run's JSON; the last lines give the medians and attic's ratio over the
-# fastest peer, for speed and for peak resident memory.
+# fastest peer, for speed and for peak resident memory. DTYPE=bfloat16 runs both sides' steps
+# and attic's sampling in bfloat16 (attic's --dtype, torch.autocast for the peers' steps;
+# transformers' and nanoGPT's sampling stay float32, their form as published).
 #   bench/peer/compare_gpt2.sh          ROUNDS=3 THREADS=2 bench/peer/compare_gpt2.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-2}
 THREADS=${THREADS:-2}
+DTYPE=${DTYPE:-float32}
 PY=${PEER_PYTHON:-$(scripts/install-peer.sh)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,12 +25,12 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 cpu_field() { grep -m1 "^$1" /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'; }
 echo "CPU: $(cpu_field 'model name'), family $(cpu_field 'cpu family') model $(cpu_field 'model'), $THREADS threads, $("$PY" -c 'import torch; print("torch", torch.__version__)')"
 for r in $(seq "$ROUNDS"); do
-  ./build/attic bench gpt2 --what=sample --threads="$THREADS" --json=true | tee -a "$tmp/attic-sample"
+  ./build/attic bench gpt2 --what=sample --threads="$THREADS" --dtype="$DTYPE" --json=true | tee -a "$tmp/attic-sample"
   "$PY" bench/peer/bench_gpt2.py sample-hf --threads="$THREADS" | tee -a "$tmp/hf-sample"
   "$PY" bench/peer/bench_gpt2.py sample-nanogpt --threads="$THREADS" | tee -a "$tmp/nanogpt-sample"
-  ./build/attic bench gpt2 --what=step --threads="$THREADS" --json=true | tee -a "$tmp/attic-step"
-  "$PY" bench/peer/bench_gpt2.py step-eager --threads="$THREADS" | tee -a "$tmp/eager-step"
-  "$PY" bench/peer/bench_gpt2.py step-compile --threads="$THREADS" | tee -a "$tmp/compile-step"
+  ./build/attic bench gpt2 --what=step --threads="$THREADS" --dtype="$DTYPE" --json=true | tee -a "$tmp/attic-step"
+  "$PY" bench/peer/bench_gpt2.py step-eager --threads="$THREADS" --dtype="$DTYPE" | tee -a "$tmp/eager-step"
+  "$PY" bench/peer/bench_gpt2.py step-compile --threads="$THREADS" --dtype="$DTYPE" | tee -a "$tmp/compile-step"
 done
 m() { field "$2" < "$tmp/$1" | median; }
 a_s=$(m attic-sample tokens_per_s); h_s=$(m hf-sample tokens_per_s); n_s=$(m nanogpt-sample tokens_per_s)

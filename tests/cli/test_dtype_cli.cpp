@@ -73,6 +73,19 @@ TEST_CASE("sample and eval take --dtype, and eval defaults to the checkpoint's",
   CHECK(val(ev_ckpt) != val(ev_f32));
 }
 
+TEST_CASE("without AVX512_BF16, a bfloat16 run says that it takes the slower path", "[cli][dtype]") {
+  Scratch s;
+  // ATTIC_CPU_CAPABILITY=baseline holds any CPU to the convert path, as a CPU without the
+  // instructions takes it.
+  const Run r = shell_run("ATTIC_CPU_CAPABILITY=baseline " + attic_command() + " train " + s.tiny("out") +
+                          " --dtype=bfloat16 --max_iters=1 2>&1");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(lines_matching(r.out, "^note: dtype = bfloat16 on a CPU without AVX512_BF16 \\(baseline \\(of ").size() == 1);
+  const Run f32 = attic_run("train " + s.tiny("out2") + " --max_iters=1");
+  CHECK(lines_matching(f32.out, "^note: dtype").empty());
+}
+
 TEST_CASE("dtypes attic cannot run are refused in one line", "[cli][dtype][errors]") {
   Scratch s;
   REQUIRE(attic_run("train " + s.tiny("out") + " --max_iters=2 --eval_interval=2").code == 0);
