@@ -17,13 +17,10 @@
 #include <cstring>
 #include <type_traits>
 
+#include "tensor/host_device.h"
+
 // The conversions run in CUDA kernels too (tensor/cuda/elementwise.cu), which nvcc compiles
 // as C++17: hence memcpy, not std::bit_cast.
-#if defined(__CUDACC__)
-#define ATTIC_HOST_DEVICE __host__ __device__
-#else
-#define ATTIC_HOST_DEVICE
-#endif
 
 namespace attic {
 

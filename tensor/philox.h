@@ -8,11 +8,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define ATTIC_HOST_DEVICE __host__ __device__
-#else
-#define ATTIC_HOST_DEVICE
-#endif
+#include "tensor/host_device.h"
 
 namespace attic {
 

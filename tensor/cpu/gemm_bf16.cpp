@@ -34,16 +34,7 @@
 // The kernel's functions are compiled for AVX512_BF16 whatever the build targets, and run only
 // where the CPU has it (bf16_path_available): one binary for every x86-64 CPU.
 #define ATTIC_BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
-// GCC 12's intrinsics headers trip its own -Wmaybe-uninitialized (see gemm_pack.h).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "tensor/cpu/x86_intrinsics.h"
 #endif
 
 namespace attic::cpu {

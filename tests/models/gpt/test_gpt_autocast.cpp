@@ -15,9 +15,12 @@
 
 #include "helpers.h"
 #include "models/gpt.h"
+#include "models/gpt_fixture.h"
 #include "nn/safetensors.h"
 
 using namespace attic;
+using testing::gpt_model_of;
+using testing::max_rel_err;
 
 namespace {
 
@@ -26,40 +29,12 @@ nn::SafetensorsFile fixture() {
                               "/tests/models/fixtures/gpt_autocast.safetensors");
 }
 
-std::unique_ptr<models::GPT> model_of(const nn::SafetensorsFile& f) {
-  models::GPTConfig c;
-  c.block_size = std::stoll(f.metadata.at("block_size"));
-  c.vocab_size = std::stoll(f.metadata.at("vocab_size"));
-  c.n_layer = std::stoll(f.metadata.at("n_layer"));
-  c.n_head = std::stoll(f.metadata.at("n_head"));
-  c.n_embd = std::stoll(f.metadata.at("n_embd"));
-  c.bias = f.metadata.at("bias") == "True";
-  auto m = std::make_unique<models::GPT>(c);
-  nn::StateDict sd;
-  for (const auto& [k, t] : f.tensors)
-    if (k.rfind("param.", 0) == 0) sd[k.substr(6)] = t;
-  m->load_state_dict(sd);
-  return m;
-}
-
-// max |a - b| / max |b|.
-double rel_err(const Tensor& a, const Tensor& b) {
-  const std::vector<double> x = a.to_vector<double>(), y = b.to_vector<double>();
-  REQUIRE(x.size() == y.size());
-  double diff = 0, scale = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    diff = std::max(diff, std::abs(x[i] - y[i]));
-    scale = std::max(scale, std::abs(y[i]));
-  }
-  return diff / (scale + 1e-30);
-}
-
 }  // namespace
 
 TEST_CASE("GPT under autocast: logits, loss and gradients near PyTorch's autocast",
           "[gpt][pytorch][autocast]") {
   const nn::SafetensorsFile f = fixture();
-  auto m = model_of(f);
+  auto m = gpt_model_of(f);
   models::GPT::Output out;
   {
     AutocastGuard cast(kBFloat16);
@@ -72,14 +47,14 @@ TEST_CASE("GPT under autocast: logits, loss and gradients near PyTorch's autocas
   INFO("loss: attic autocast " << loss << ", PyTorch autocast " << torch_bf16 << ", float32 "
                                << torch_f32);
   CHECK(std::abs(loss - torch_bf16) < 5e-4);
-  const double logits_err = rel_err(out.logits, f.tensors.at("bf16.logits"));
-  const double logits_f32 = rel_err(out.logits, f.tensors.at("f32.logits"));
+  const double logits_err = max_rel_err(out.logits, f.tensors.at("bf16.logits"));
+  const double logits_f32 = max_rel_err(out.logits, f.tensors.at("f32.logits"));
   INFO("logits: " << logits_err << " from PyTorch's autocast, " << logits_f32 << " from float32");
   CHECK(logits_err < 1e-2);
   CHECK(logits_f32 > 1e-4);  // the products were rounded
   int checked = 0;
   for (auto& [name, p] : m->named_parameters()) {
-    const double e = rel_err(p.grad(), f.tensors.at("bf16.grad." + name));
+    const double e = max_rel_err(p.grad(), f.tensors.at("bf16.grad." + name));
     INFO(name << ": " << e << " from PyTorch's autocast");
     CHECK(e < 2e-2);
     CHECK(p.grad().dtype() == kFloat32);
@@ -90,8 +65,8 @@ TEST_CASE("GPT under autocast: logits, loss and gradients near PyTorch's autocas
 
 TEST_CASE("GPT in float32 outside the guard, as before", "[gpt][pytorch][autocast]") {
   const nn::SafetensorsFile f = fixture();
-  auto m = model_of(f);
+  auto m = gpt_model_of(f);
   models::GPT::Output out = m->forward(f.tensors.at("idx"), f.tensors.at("targets"));
-  CHECK(rel_err(out.logits, f.tensors.at("f32.logits")) < 1e-5);
+  CHECK(max_rel_err(out.logits, f.tensors.at("f32.logits")) < 1e-5);
   CHECK(out.loss.item<double>() == Approx(f.tensors.at("f32.loss").item<double>()).epsilon(1e-5));
 }
