@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "autograd/autocast_mode.h"
 #include "autograd/grad_mode.h"
 #include "autograd/node.h"
 #include "tensor/error.h"
@@ -25,6 +26,7 @@ struct CheckpointBackward final : Node {
   std::vector<uint64_t> versions;         // their storages' versions at the forward
   std::vector<Generator*> generators;
   std::vector<std::array<uint64_t, 4>> states;  // each generator's state at the forward
+  DType autocast = kFloat32;  // the autocast mode at the forward (float32: off)
 
   const char* name() const override { return "CheckpointBackward"; }
 
@@ -53,7 +55,9 @@ struct CheckpointBackward final : Node {
     }
     Tensor out;
     {
+      // In the forward's autocast mode too, so that the products round as they did there.
       EnableGradGuard on(true);
+      const AutocastGuard cast(autocast);
       out = fn(in);
     }
     for (size_t i = 0; i < generators.size(); ++i) generators[i]->set_state(now[i]);
@@ -82,6 +86,7 @@ Tensor checkpoint(const CheckpointFn& fn, const std::vector<Tensor>& inputs,
   node->fn = fn;
   node->generators = with_default(generators);
   for (Generator* g : node->generators) node->states.push_back(g->state());
+  node->autocast = autocast_dtype();
   for (const Tensor& t : inputs) {
     node->saved.push_back(t.defined() ? t.detach() : Tensor());
     node->versions.push_back(t.defined() ? t.impl()->storage->version : 0);

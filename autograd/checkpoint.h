@@ -12,6 +12,8 @@
 //     draws the same masks twice; afterwards each generator is put back where it was, so
 //     that later draws equal those of an unchecked run. With the same seed, gradients are
 //     bit-identical to running fn directly, and so is the generator's state after backward.
+//   - The autocast mode on entry (autograd/autocast_mode.h) is the recomputation's too, so
+//     its products round as the forward's did, wherever backward() is called.
 //   - fn may capture anything else: masks, flags, modules. Only `inputs` are differentiated
 //     through the checkpoint's edges; the parameters fn reads get their gradients when the
 //     recomputation is backpropagated (into their .grad, as by backward()).

@@ -86,7 +86,7 @@ int sample(const std::vector<std::string>& args) {
   const Tensor prompt = from_vector(ids, {1, int64_t(ids.size())});
   Generator gen{static_cast<uint64_t>(seed)};
   // The weights stay float32, as the checkpoint holds them; the products round them.
-  const AutocastGuard cast(compute, compute != kFloat32);
+  const AutocastGuard cast(compute);
   for (int64_t s = 0; s < num_samples; ++s) {
     const Tensor out = naming_settings(
         "sample: generating", model_size_settings(r.config) + " max_new_tokens=" +

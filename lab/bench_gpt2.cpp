@@ -60,7 +60,7 @@ int bench_gpt2(const Gpt2BenchOptions& o) {
   const DType compute = parse_autocast_dtype("bench gpt2: dtype", o.dtype);
   ATTIC_CHECK(compute != kFloat16, "bench gpt2: dtype = float16: the CPU has no float16 products");
   // The model's products in bfloat16 (dtype = bfloat16), its weights float32.
-  const AutocastGuard cast(compute, compute != kFloat32);
+  const AutocastGuard cast(compute);
   if (o.what != "step") {
     m->eval();
     const Tensor prompt = randint(0, c.vocab_size, {1, o.prompt});

@@ -158,7 +158,7 @@ int bench_train(const TrainShape& shape, const std::string& attention, Device de
     const auto t1 = Clock::now();
     Tensor loss;
     {
-      const AutocastGuard cast(shape.dtype, shape.dtype != kFloat32);
+      const AutocastGuard cast(shape.dtype);
       loss = model.forward(b.x.to(device), b.y.to(device)).loss;
     }
     sync(loss);

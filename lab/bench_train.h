@@ -17,7 +17,7 @@ struct TrainShape {
   std::string name = "cpu";
   int64_t batch_size = 12, block_size = 64, n_layer = 4, n_head = 4, n_embd = 128;
   double dropout = 0.0;
-  DType dtype = kFloat32;  // or kBFloat16: the forward under autocast (ops/autocast.h)
+  DType dtype = kFloat32;  // or kBFloat16: the forward under autocast (autograd/autocast_mode.h)
 };
 
 // "cpu": config/shakespeare_char_cpu.cfg's shape; "gpu-size": config/shakespeare_char.cfg's.

@@ -36,10 +36,10 @@ static Tensor host_generated(const Shape& shape, TensorOptions o, Gen&& gen) {
   host.device_ = Device::CPU;
   host.requires_grad_ = false;
   Tensor t = empty(shape, host);
-  dispatch_dtype(o.dtype_, [&](auto z) {
+  dispatch_storage(o.dtype_, [&](auto z) {
     using T = decltype(z);
     T* p = t.data_ptr<T>();
-    for (int64_t i = 0; i < t.numel(); ++i) p[i] = T(gen(i));
+    for (int64_t i = 0; i < t.numel(); ++i) p[i] = value_cast<T>(gen(i));
   });
   t = t.to(o.device_);
   if (o.requires_grad_) t.requires_grad_(true);

@@ -14,7 +14,7 @@ struct MatmulBackward final : autograd::Node {
   DType compute = kFloat32;  // or the autocast dtype the forward ran in
   const char* name() const override { return "MatmulBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {  // g: [..., M, N]
-    const AutocastGuard cast(compute, compute != kFloat32);
+    const AutocastGuard cast(compute);
     Tensor da, db;
     if (needs_grad(0)) da = sum_to(matmul(g, b.transpose(-1, -2)), a.shape());
     if (needs_grad(1)) {
@@ -44,8 +44,9 @@ Tensor matmul_nd(const Tensor& a, const Tensor& b) {
 
   Backend& be = detail::backend_of("matmul", {a, b});
   Tensor out = empty(out_shape, TensorOptions(a.dtype()).device(a.device()));
-  // Under autocast a float32 product rounds its operands to the autocast dtype as the
-  // kernel reads them (no rounded copies are made or kept) and sums in float32.
+  // Under autocast a float32 product rounds its operands to the autocast dtype and sums in
+  // float32; the graph keeps the float32 operands, and the kernel rounds them each time it
+  // reads them (the CPU's AVX512_BF16 kernel as it packs them).
   const DType compute = Autocast::is_enabled() && a.dtype() == kFloat32 ? Autocast::dtype()
                                                                          : kFloat32;
   if (compute == kFloat32)

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "autograd/grad_mode.h"
-#include "ops/autocast.h"
+#include "autograd/autocast_mode.h"
 #include "tensor/adam_step.h"
 #include "tensor/random.h"
 #include "tensor/tensor.h"

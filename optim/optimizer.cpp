@@ -37,8 +37,9 @@ void Optimizer::check_group(const ParamGroup& group, size_t index) const {
     ATTIC_CHECK(p.is_leaf(), name_, ": parameter ", i, " of group ", index,
                 " is not a leaf (it was made by ", p.is_leaf() ? "" : p.grad_fn()->name(),
                 "); an optimizer can only update leaves");
-    ATTIC_CHECK(is_floating(p.dtype()), name_, ": parameter ", i, " of group ", index,
-                " has dtype ", dtype_name(p.dtype()), "; parameters must be floating");
+    ATTIC_CHECK(is_floating(p.dtype()) && !is_reduced_float(p.dtype()), name_, ": parameter ", i,
+                " of group ", index, " has dtype ", dtype_name(p.dtype()), "; parameters must be "
+                "float32 or float64 (for bfloat16 products, keep float32 parameters and use autocast)");
     // State is keyed by the tensor, so one tensor in two places would be updated twice.
     for (const ParamGroup& other : groups_)
       for (const Tensor& q : other.params)

@@ -94,7 +94,7 @@ class Backend {
   //      already have out's batch shape (broadcast ones carry stride 0). out is contiguous.
   virtual void matmul(const KTensor& out, const KTensor& a, const KTensor& b) = 0;
   // The same product with its operands rounded to `compute` (bfloat16, or float16 where the
-  // backend has it) and summed in float32: autocast's products (ops/autocast.h). a and b are
+  // backend has it) and summed in float32: autocast's products (autograd/autocast_mode.h). a and b are
   // float32 or of the compute dtype, out is float32 and contiguous. A backend without the
   // compute dtype fails with an Error naming it.
   virtual void matmul_reduced(const KTensor& out, const KTensor& a, const KTensor& b,

@@ -1,7 +1,7 @@
 // Element types and devices. float32 computes, int64 indexes, float64 makes gradcheck exact,
 // bool masks (one byte per element holding 0 or 1, as C++'s bool and PyTorch's torch.bool).
 // bfloat16 and float16 (tensor/half.h) are storage: tensors of them are converted, copied,
-// printed, saved and loaded, and the matrix products of autocast (ops/autocast.h) read them;
+// printed, saved and loaded, and the matrix products of autocast (autograd/autocast_mode.h) read them;
 // every other op computes in float32 and refuses them.
 #pragma once
 

@@ -8,7 +8,7 @@ Losses estimate_loss(models::LanguageModel& lm, const Dataset& data, const Train
                      int64_t iter, Device device) {
   NoGradGuard no_grad;
   const DType compute = cfg.compute_dtype();
-  const AutocastGuard cast(compute, compute != kFloat32);
+  const AutocastGuard cast(compute);
   const bool was_training = lm.is_training();
   lm.eval();
   double mean[2] = {0, 0};

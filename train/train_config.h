@@ -75,7 +75,7 @@ struct TrainConfig {
   int64_t seed = 1337;
   bool detect_anomaly = false;  // autograd::DetectAnomalyGuard around the run (slow)
   // nanoGPT's keys that attic takes so that its command lines and config files paste:
-  std::string dtype = "float32";  // or bfloat16: autocast's products (ops/autocast.h)
+  std::string dtype = "float32";  // or bfloat16: autocast's products (autograd/autocast_mode.h)
   bool compile = false;           // torch.compile; attic's kernels are compiled ahead of time
   bool wandb_log = false;         // Weights & Biases logging, which attic does not do
   std::string wandb_project = "owt", wandb_run_name = "gpt2";

@@ -172,7 +172,7 @@ double train_step(const TrainConfig& cfg, const Dataset& data, models::LanguageM
     Tensor loss;
     {
       // The forward's products in bfloat16 (dtype = bfloat16); their backward follows them.
-      const AutocastGuard cast(compute, compute != kFloat32);
+      const AutocastGuard cast(compute);
       loss = lm.loss(b.x.to(device), b.y.to(device));
     }
     loss_sum += loss.item<double>();

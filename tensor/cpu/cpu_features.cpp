@@ -23,7 +23,7 @@ struct Cpuid {
 // cpuid leaf `leaf`, sub-leaf `sub`; all zero when the CPU has no such leaf.
 Cpuid cpuid(unsigned leaf, unsigned sub) {
   Cpuid r;
-  if (__get_cpuid_max(leaf & 0x80000000u, nullptr) < leaf) return r;
+  if (unsigned(__get_cpuid_max(leaf & 0x80000000u, nullptr)) < leaf) return r;  // clang: int, GCC: unsigned
   __cpuid_count(leaf, sub, r.a, r.b, r.c, r.d);
   return r;
 }
@@ -36,7 +36,8 @@ unsigned long long xcr0() {
 }
 
 CpuLevel detect() {
-  const Cpuid l1 = cpuid(1, 0), l7 = cpuid(7, 0), l7s1 = cpuid(7, 1);
+  const Cpuid l1 = cpuid(1, 0), l7 = cpuid(7, 0);
+  const Cpuid l7s1 = l7.a >= 1 ? cpuid(7, 1) : Cpuid{};  // leaf 7's EAX: its last sub-leaf
   const bool osxsave = (l1.c >> 27) & 1u;
   const unsigned long long x = osxsave ? xcr0() : 0;
   const bool ymm_state = (x & 0x6u) == 0x6u;     // SSE and AVX registers

@@ -3,6 +3,11 @@
 //
 //   vdpbf16ps acc, a, b:   acc[l] += a[2l] b[2l] + a[2l+1] b[2l+1]     (l = 0 .. 15)
 //
+// (Intel's definition: each product is exact in float32, and the two are added to acc one
+// after the other, the odd one first, each add rounded to nearest even; subnormal inputs read
+// as zero and subnormal results are flushed to zero, so below 2^-126 this path and the
+// convert path differ.)
+//
 // Each 32-bit lane of a and b holds two bfloat16 values of consecutive k, so one instruction
 // does 32 multiply-adds where a float32 FMA does 16. The packing puts the pairs in place:
 //
@@ -84,10 +89,11 @@ PackedA pack_a(int64_t mc, int64_t kc, const TA* A, int64_t rsa, int64_t csa, ui
     const TA* a = A + s * rsa;
     if (rows) {
       for (int64_t i = 0; i < MR; ++i) {
-        uint16_t* o = reinterpret_cast<uint16_t*>(out + i * pitch);
-        if (i < n)
-          for (int64_t k = 0; k < kc; ++k) o[k] = uint16_t(bits(a[i * rsa + k]));
-        for (int64_t k = i < n ? kc : 0; k < 2 * kp; ++k) o[k] = 0;
+        uint32_t* o = out + i * pitch;
+        const TA* row = a + i * rsa;
+        const int64_t full = i < n ? kc / 2 : 0;
+        for (int64_t p = 0; p < full; ++p) o[p] = bits(row[2 * p]) | bits(row[2 * p + 1]) << 16;
+        for (int64_t p = full; p < kp; ++p) o[p] = i < n ? bits(row[kc - 1]) : 0;  // odd K's last
       }
       continue;
     }
@@ -189,21 +195,24 @@ ATTIC_BF16_TARGET void micro_kernel(int64_t kp, const uint32_t* __restrict Ap, i
 #endif
 
 #if ATTIC_HAVE_AVX512_BF16_KERNEL
-// 32 floats from p (n of them, n <= 32, the rest read as 0) rounded to bfloat16 as bits()
-// rounds them, in order: the integer form of round to nearest even, 16 lanes at a time, then
-// each lane's low half kept (vpmovdw).
+// 16 float32 bit patterns u rounded to bfloat16 as bits() rounds them: the integer form of
+// round to nearest even (add 0x7FFF plus the kept half's lowest bit, keep the high half), NaN
+// to 0xFFFF; each lane's low 16 bits kept (vpmovdw).
+ATTIC_BF16_TARGET inline __m256i rounded_16(__m512i u) {
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  const __m512i r =
+      _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF))), 16);
+  const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF)),
+                                                _mm512_set1_epi32(0x7F800000));
+  return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(r, nan, _mm512_set1_epi32(0xFFFF)));
+}
+
+// 32 floats from p (n of them, n <= 32, the rest read as 0) rounded to bfloat16, in order.
 ATTIC_BF16_TARGET inline __m512bh rounded_32(const float* p, int64_t n) {
   const __mmask16 m0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
   const __mmask16 m1 = n >= 32 ? __mmask16(0xFFFF) : n > 16 ? __mmask16((1u << (n - 16)) - 1) : 0;
-  auto round = [](__m512i u) {
-    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-    const __m512i r = _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF))), 16);
-    const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF)),
-                                                  _mm512_set1_epi32(0x7F800000));
-    return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(r, nan, _mm512_set1_epi32(0xFFFF)));
-  };
-  const __m256i lo = round(_mm512_castps_si512(_mm512_maskz_loadu_ps(m0, p)));
-  const __m256i hi = round(_mm512_castps_si512(_mm512_maskz_loadu_ps(m1, p + 16)));
+  const __m256i lo = rounded_16(_mm512_castps_si512(_mm512_maskz_loadu_ps(m0, p)));
+  const __m256i hi = rounded_16(_mm512_castps_si512(_mm512_maskz_loadu_ps(m1, p + 16)));
   return (__m512bh)_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 

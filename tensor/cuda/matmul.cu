@@ -225,7 +225,7 @@ void CudaBackend::matmul_reduced(const KTensor& out, const KTensor& a, const KTe
   bool a_row = true, b_row = true;
   int64_t lda = 0, ldb = 0;
   ATTIC_CHECK(blas_layout(M, K, rsa, csa, a_row, lda) && blas_layout(K, N, rsb, csb, b_row, ldb),
-              "matmul: bfloat16 operands at strides (", rsa, ", ", csa, ") and (", rsb, ", ",
+              "matmul: 16-bit operands at strides (", rsa, ", ", csa, ") and (", rsb, ", ",
               csb, ") do not fit cuBLAS");
   const cudaDataType_t in_type = compute == DType::BFloat16 ? CUDA_R_16BF : CUDA_R_16F;
   const float one = 1, zero = 0;

@@ -1,7 +1,8 @@
-// Autocast (ops/autocast.h): inside the guard a float32 matmul rounds its operands to
+// Autocast (autograd/autocast_mode.h): inside the guard a float32 matmul rounds its operands to
 // bfloat16 and sums in float32, forward and backward; outside it nothing changes.
 #include <cmath>
 
+#include "autograd/checkpoint.h"
 #include "helpers.h"
 #include "nn/linear.h"
 #include "tensor/cpu/gemm_bf16.h"
@@ -35,14 +36,16 @@ TEST_CASE("autocast: the guard sets the mode, nests, and restores it", "[autocas
     CHECK(Autocast::is_enabled());
     CHECK(Autocast::dtype() == kBFloat16);
     {
-      AutocastGuard off(kFloat16, false);  // not enabled: the mode stays as it was
-      CHECK(Autocast::dtype() == kBFloat16);
+      AutocastGuard off(kFloat32);  // float32: off inside
+      CHECK_FALSE(Autocast::is_enabled());
+      CHECK(autocast_dtype() == kFloat32);
     }
     CHECK(Autocast::is_enabled());
+    CHECK(autocast_dtype() == kBFloat16);
   }
   CHECK_FALSE(Autocast::is_enabled());
   CHECK_THROWS_WITH(AutocastGuard(kFloat64), "AutocastGuard: autocast runs products in "
-                                             "bfloat16 or float16, not float64");
+                                             "bfloat16 or float16 (or float32: off), not float64");
   CHECK(parse_autocast_dtype("dtype", "bfloat16") == kBFloat16);
   CHECK(parse_autocast_dtype("dtype", "float32") == kFloat32);
   CHECK_THROWS_WITH(parse_autocast_dtype("dtype", "bf16"),
@@ -116,4 +119,40 @@ TEST_CASE("autocast: float64 products are left alone, and float16 needs CUDA", "
   CHECK_THROWS_WITH(matmul(randn({2, 2}), randn({2, 2})),
                     "matmul: the CPU runs reduced-precision products in bfloat16 only, not "
                     "float16 (float16 needs the CUDA backend)");
+}
+
+TEST_CASE("autocast: a float32 product's backward stays float32 inside a guard", "[autocast]") {
+  const Tensor a = randn({9, 40}).requires_grad_(), b = randn({40, 7}).requires_grad_();
+  const Tensor g = randn({9, 7});
+  const Tensor y = matmul(a, b);  // float32
+  {
+    AutocastGuard cast(kBFloat16);
+    y.backward(g);
+  }
+  CHECK(values(a.grad()) == values(matmul(g, b.detach().t())));
+  CHECK(values(b.grad()) == values(matmul(a.detach().t(), g)));
+}
+
+TEST_CASE("autocast: a checkpointed block is recomputed in its forward's mode", "[autocast]") {
+  manual_seed(5);
+  nn::Linear lin(32, 24);
+  const Tensor x = randn({6, 32});
+  const Tensor g = randn({6, 24});
+  auto block = [&](const std::vector<Tensor>& in) { return gelu(lin.forward(in[0])); };
+  // Run directly, and through a checkpoint, both under the guard, backward outside it.
+  std::vector<std::vector<double>> grads;
+  for (bool checkpointed : {false, true}) {
+    lin.zero_grad();
+    const Tensor xi = x.detach().requires_grad_();
+    Tensor y;
+    {
+      AutocastGuard cast(kBFloat16);
+      y = checkpointed ? autograd::checkpoint(block, {xi}) : block({xi});
+    }
+    y.backward(g);
+    grads.push_back(values(lin.weight.grad()));
+    grads.push_back(values(xi.grad()));
+  }
+  CHECK(grads[0] == grads[2]);
+  CHECK(grads[1] == grads[3]);
 }

@@ -165,7 +165,8 @@ TEST_CASE("SGD: bad options and parameters throw, naming the value", "[optim]") 
         "SGD: parameter 0 of group 0 is not a leaf (it was made by MulBackward); an "
         "optimizer can only update leaves");
   CHECK(error_message([&] { SGD({tensor({1, 2}, kInt64)}, SGDOptions(0.1)); }) ==
-        "SGD: parameter 0 of group 0 has dtype int64; parameters must be floating");
+        "SGD: parameter 0 of group 0 has dtype int64; parameters must be float32 or float64 (for "
+            "bfloat16 products, keep float32 parameters and use autocast)");
   CHECK(error_message([&] { SGD({Tensor()}, SGDOptions(0.1)); }) ==
         "SGD: parameter 0 of group 0 is an undefined tensor");
 }

@@ -124,6 +124,14 @@ TEST_CASE("bfloat16 tensors: to and back, print, save and load", "[half]") {
         std::vector<double>{256.0, -3.0});  // 257 needs 9 bits: the tie rounds to even 256
   CHECK(testing::values(full({3}, 0.1, kFloat16)) ==
         std::vector<double>(3, double(float16_bits_to_float(0x2E66))));
+  // The factories make them, each value rounded once from its float32 draw.
+  manual_seed(3);
+  const Tensor r = randn({5}, kBFloat16);
+  manual_seed(3);
+  const Tensor r32 = randn({5});
+  CHECK(r.dtype() == kBFloat16);
+  CHECK(testing::values(r) == testing::values(r32.to(kBFloat16)));
+  CHECK(testing::values(arange(3.0, kFloat16)) == std::vector<double>{0.0, 1.0, 2.0});
   // clone keeps the bits, NaN payloads too.
   Tensor n = empty({1}, kBFloat16);
   n.data_ptr<bfloat16>()[0].bits = 0x7FC1;

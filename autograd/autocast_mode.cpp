@@ -1,8 +1,8 @@
-#include "ops/autocast.h"
+#include "autograd/autocast_mode.h"
 
 #include <string>
 
-namespace attic {
+namespace attic::autograd {
 namespace {
 
 thread_local bool t_enabled = false;
@@ -13,14 +13,14 @@ thread_local DType t_dtype = kBFloat16;
 bool Autocast::is_enabled() { return t_enabled; }
 DType Autocast::dtype() { return t_dtype; }
 
-AutocastGuard::AutocastGuard(DType dtype, bool enabled)
-    : prev_enabled_(t_enabled), prev_dtype_(t_dtype) {
-  if (!enabled) return;
-  ATTIC_CHECK(is_reduced_float(dtype), "AutocastGuard: autocast runs products in bfloat16 or "
-              "float16, not ", dtype_name(dtype));
-  t_enabled = true;
-  t_dtype = dtype;
+AutocastGuard::AutocastGuard(DType dtype) : prev_enabled_(t_enabled), prev_dtype_(t_dtype) {
+  ATTIC_CHECK(dtype == kFloat32 || is_reduced_float(dtype), "AutocastGuard: autocast runs "
+              "products in bfloat16 or float16 (or float32: off), not ", dtype_name(dtype));
+  t_enabled = dtype != kFloat32;
+  if (t_enabled) t_dtype = dtype;
 }
+
+DType autocast_dtype() { return t_enabled ? t_dtype : kFloat32; }
 
 AutocastGuard::~AutocastGuard() {
   t_enabled = prev_enabled_;
@@ -33,4 +33,4 @@ DType parse_autocast_dtype(const char* what, const std::string& name) {
   fail(what, " = '", name, "': not a dtype attic trains in (float32, bfloat16, float16)");
 }
 
-}  // namespace attic
+}  // namespace attic::autograd

@@ -7,11 +7,16 @@
 //   loss.backward();                       // so are the products of their backward
 //
 // Inside the guard, matmul (and so linear, and every product a model writes with it) rounds
-// its float32 operands to bfloat16 and sums in float32 (Backend::matmul_reduced); its result
-// is float32. Everything else stays float32, as PyTorch's autocast keeps LayerNorm, softmax,
-// the loss and reductions: the elementwise ops, the attention op, the loss, the optimizer.
-// Parameters stay float32 (the master copy) and so do their gradients; a product's backward
-// runs in the dtype its forward ran in, wherever backward() is called.
+// its float32 operands to bfloat16 and sums in float32 (Backend::matmul_reduced, ops/matmul.cpp);
+// its result is float32. Everything else stays float32, as PyTorch's autocast keeps LayerNorm,
+// softmax, the loss and reductions: the elementwise ops, the attention op, the loss, the
+// optimizer. Parameters stay float32 (the master copy, Micikevicius et al., "Mixed Precision
+// Training", 2018) and so do their gradients. A product's backward runs in the dtype its
+// forward ran in, inside a guard or outside one; a checkpointed block (autograd/checkpoint.h)
+// is recomputed in the mode its forward ran in.
+//
+// The mode lives here, beside grad mode, because autograd's checkpoint restores it; the ops
+// read it.
 //
 // bfloat16 needs no loss scaling: it has float32's exponent range, so a gradient that float32
 // holds does not underflow to zero in it; float16 (CUDA only) would.
@@ -21,7 +26,7 @@
 
 #include "tensor/dtype.h"
 
-namespace attic {
+namespace attic::autograd {
 
 struct Autocast {
   // Whether float32 matrix products run in reduced precision on this thread now, and in which
@@ -30,12 +35,11 @@ struct Autocast {
   static DType dtype();
 };
 
-// RAII: reduced-precision products inside, on this thread. dtype is bfloat16 or float16 (an
-// Error otherwise); enabled = false leaves the mode as it was outside (so that a caller can
-// write AutocastGuard cast(dtype, use_it) unconditionally).
+// RAII: on this thread, products in `dtype` inside: bfloat16 or float16, or float32 for
+// autocast off (an Error for any other). The mode outside comes back at scope exit.
 class AutocastGuard {
  public:
-  explicit AutocastGuard(DType dtype, bool enabled = true);
+  explicit AutocastGuard(DType dtype);
   ~AutocastGuard();
   AutocastGuard(const AutocastGuard&) = delete;
   AutocastGuard& operator=(const AutocastGuard&) = delete;
@@ -45,8 +49,18 @@ class AutocastGuard {
   DType prev_dtype_;
 };
 
+// The mode now, as the dtype AutocastGuard takes: kFloat32 when off.
+DType autocast_dtype();
+
 // "bfloat16" -> kBFloat16, "float16" -> kFloat16, "float32" -> kFloat32: nanoGPT's dtype
 // key. Anything else is an Error naming `what` and the value.
 DType parse_autocast_dtype(const char* what, const std::string& name);
 
+}  // namespace attic::autograd
+
+namespace attic {
+using autograd::Autocast;
+using autograd::AutocastGuard;
+using autograd::autocast_dtype;
+using autograd::parse_autocast_dtype;
 }  // namespace attic
