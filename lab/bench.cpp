@@ -77,6 +77,21 @@ struct GemmCase {
   bool trans_a, trans_b;  // read A (or B) through transposed strides, as backward does
 };
 
+// A case's operands, U(-1, 1) draws, and C; (row stride, column stride) of A [M, K] and
+// B [K, N] in the case's layouts.
+struct GemmOperands {
+  std::vector<float> A, B, C;
+  int64_t rsa, csa, rsb, csb;
+  GemmOperands(const GemmCase& c, std::mt19937& rng)
+      : A(size_t(c.M * c.K)), B(size_t(c.K * c.N)), C(size_t(c.M * c.N)),
+        rsa(c.trans_a ? 1 : c.K), csa(c.trans_a ? c.M : 1),
+        rsb(c.trans_b ? 1 : c.N), csb(c.trans_b ? c.K : 1) {
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    for (float& x : A) x = u(rng);
+    for (float& x : B) x = u(rng);
+  }
+};
+
 // The shapes' products with their operands rounded to bfloat16 (gemm_bf16, on the path this
 // CPU takes), against float32's gemm on the same operands, timed in alternating rounds.
 void bench_gemm_bf16(const std::vector<GemmCase>& cases, const std::vector<int>& thread_counts,
@@ -89,24 +104,21 @@ void bench_gemm_bf16(const std::vector<GemmCase>& cases, const std::vector<int>&
                 "bf16", "float32", "ratio");
   }
   std::mt19937 rng(0);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   for (const GemmCase& c : cases) {
-    std::vector<float> A(size_t(c.M * c.K)), B(size_t(c.K * c.N)), C(size_t(c.M * c.N));
-    for (float& x : A) x = u(rng);
-    for (float& x : B) x = u(rng);
-    const int64_t rsa = c.trans_a ? 1 : c.K, csa = c.trans_a ? c.M : 1;
-    const int64_t rsb = c.trans_b ? 1 : c.N, csb = c.trans_b ? c.K : 1;
+    GemmOperands o(c, rng);
+    const int64_t rsa = o.rsa, csa = o.csa, rsb = o.rsb, csb = o.csb;
     const double flop = 2.0 * double(c.M) * double(c.N) * double(c.K);
     for (int t : thread_counts) {
       set_num_threads(t);
       double bf16 = 1e30, f32 = 1e30;
       for (int round = 0; round < 5; ++round) {
         bf16 = std::min(bf16, best_seconds([&] {
-          cpu::gemm_bf16(c.M, c.N, c.K, A.data(), rsa, csa, B.data(), rsb, csb, C.data(), c.N,
-                         false, path);
+          cpu::gemm_bf16(c.M, c.N, c.K, o.A.data(), rsa, csa, o.B.data(), rsb, csb, o.C.data(),
+                         c.N, false, path);
         }, 1));
         f32 = std::min(f32, best_seconds([&] {
-          cpu::gemm<float>(c.M, c.N, c.K, A.data(), rsa, csa, B.data(), rsb, csb, C.data(), c.N);
+          cpu::gemm<float>(c.M, c.N, c.K, o.A.data(), rsa, csa, o.B.data(), rsb, csb, o.C.data(),
+                           c.N);
         }, 1));
       }
       if (json)
@@ -161,25 +173,21 @@ int bench_gemm(int64_t threads_opt, double peak_per_core, bool json, const std::
                 "GFLOP/s", "% peak", "naive", "speedup");
   }
   std::mt19937 rng(0);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   for (const GemmCase& c : cases) {
-    std::vector<float> A(size_t(c.M * c.K)), B(size_t(c.K * c.N)), C(size_t(c.M * c.N));
-    for (float& x : A) x = u(rng);
-    for (float& x : B) x = u(rng);
-    // (row stride, column stride) of A [M, K] and B [K, N] in their layouts
-    const int64_t rsa = c.trans_a ? 1 : c.K, csa = c.trans_a ? c.M : 1;
-    const int64_t rsb = c.trans_b ? 1 : c.N, csb = c.trans_b ? c.K : 1;
+    GemmOperands o(c, rng);
+    const int64_t rsa = o.rsa, csa = o.csa, rsb = o.rsb, csb = o.csb;
     const double flop = 2.0 * double(c.M) * double(c.N) * double(c.K);
     for (int t : thread_counts) {
       set_num_threads(t);
       const double fast = flop * 1e-9 / best_seconds([&] {
-        cpu::gemm<float>(c.M, c.N, c.K, A.data(), rsa, csa, B.data(), rsb, csb, C.data(), c.N);
+        cpu::gemm<float>(c.M, c.N, c.K, o.A.data(), rsa, csa, o.B.data(), rsb, csb, o.C.data(),
+                         c.N);
       }, 5);
       // the naive loop, split over threads by rows; one run at 1024^3 (about a second)
       const double naive = flop * 1e-9 / best_seconds([&] {
         cpu::parallel_for(0, c.M, 1, [&](int64_t i0, int64_t i1) {
-          cpu::gemm_naive<float>(i1 - i0, c.N, c.K, A.data() + i0 * rsa, rsa, csa, B.data(), rsb,
-                                 csb, C.data() + i0 * c.N, c.N);
+          cpu::gemm_naive<float>(i1 - i0, c.N, c.K, o.A.data() + i0 * rsa, rsa, csa, o.B.data(),
+                                 rsb, csb, o.C.data() + i0 * c.N, c.N);
         });
       }, c.M * c.N * c.K > 512 * 512 * 512 ? 1 : 3);
       const double pct = 100.0 * fast / (t * peak_per_core);
