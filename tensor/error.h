@@ -28,13 +28,24 @@ std::string str(const std::vector<int64_t>& shape);
 // "11.2 GiB": how every message prints a size in bytes.
 std::string str_bytes(uint64_t n);
 
+namespace detail {
+// The stream fail() builds its message in (one per thread, emptied by fail_stream()), and the
+// throw. Both are out of line (tensor/error.cpp), and fail holds no object with a destructor,
+// so that an instantiation of fail, which every file that reports an error compiles with its
+// own flags, is only calls: no landing pad, where GCC puts a vzeroupper when the file is
+// built for AVX. The copies of it that a portable build's AVX2 and AVX-512 kernel files
+// compile (tensor/cpu/cpu_isa.h), one of which the linker keeps for the whole program, then
+// use no instruction the other levels lack.
+std::ostream& fail_stream();
+[[noreturn]] void fail_raise();  // throws attic::Error with fail_stream()'s message
+}  // namespace detail
+
 // fail("matmul: ", str(a), " @ ", str(b), ": inner dimensions ", 3, " and ", 4, " differ")
 // streams its arguments into one message and throws attic::Error.
 template <class... Args>
 [[noreturn]] void fail(const Args&... args) {
-  std::ostringstream os;
-  (os << ... << args);
-  throw Error(os.str());
+  (detail::fail_stream() << ... << args);
+  detail::fail_raise();
 }
 
 }  // namespace attic

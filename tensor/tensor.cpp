@@ -14,6 +14,22 @@
 
 namespace attic {
 
+namespace detail {
+namespace {
+std::ostringstream& thread_fail_stream() {
+  thread_local std::ostringstream os;
+  return os;
+}
+}  // namespace
+std::ostream& fail_stream() {
+  std::ostringstream& os = thread_fail_stream();
+  os.str(std::string());
+  os.clear();
+  return os;
+}
+void fail_raise() { throw Error(thread_fail_stream().str()); }
+}  // namespace detail
+
 std::string str(const std::vector<int64_t>& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
