@@ -5,6 +5,8 @@
 #                        exercises) built by clang with AddressSanitizer + UBSan in build-asan/;
 #                        CPU only (ASan and the CUDA runtime do not mix)
 #   make test-clang      the Release build with clang in build-clang/, every test; CPU only
+#   make test-portable   the portable build (ATTIC_NATIVE=OFF) in build-portable/, every test,
+#                        its CPU kernels at each level this CPU has and under qemu-x86_64
 # Every build target takes CATCH2_PREFIX=DIR (a Catch2 v2 or v3 of your own) and WERROR=ON
 # (warnings as errors: the default under CI=true).
 #   make test-arm        an aarch64 cross build in build-arm/ (cmake/aarch64-linux-gnu.cmake),
@@ -35,7 +37,7 @@ WERROR ?= $(if $(filter true 1,$(CI)),ON,OFF)
 ATTIC_FLAGS = -DATTIC_WERROR=$(WERROR) -DCATCH2_PREFIX=$(if $(CATCH2_PREFIX),$(abspath $(CATCH2_PREFIX)))
 DEPS = CATCH2_PREFIX='$(CATCH2_PREFIX)' scripts/install-deps.sh
 
-.PHONY: deps configure build exercise shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize test-clang test-arm debug bench-peer clean
+.PHONY: deps configure build exercise shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize test-portable test-clang test-arm debug bench-peer clean
 
 deps:
 	@$(DEPS)
@@ -91,13 +93,26 @@ test: build
 
 # clang, so that one build also checks that attic compiles with clang. The tutorials' examples
 # and the exercises call the same library code that the tests do; `make test` runs them.
+# It is a portable build (ATTIC_NATIVE=OFF): on x86-64 its CPU kernels are there at three
+# levels (tensor/cpu/cpu_isa.h), and the kernels' and ops' tests run at each level this CPU has.
 test-sanitize:
 	@$(DEPS) clang libclang-rt-dev
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-		-DATTIC_SANITIZE=ON -DATTIC_TUTORIALS=OFF -DATTIC_CUDA=OFF $(ATTIC_FLAGS) $(CMAKE_FLAGS) >/dev/null
+		-DATTIC_SANITIZE=ON -DATTIC_TUTORIALS=OFF -DATTIC_CUDA=OFF -DATTIC_NATIVE=OFF $(ATTIC_FLAGS) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build-asan -j$(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j$(JOBS)
+
+# The portable build (ATTIC_NATIVE=OFF: what a distribution's package or a downloaded binary
+# is) in build-portable/, every test: on x86-64 the CPU kernels at three levels, chosen at run
+# time, their tests at each level this CPU has, and under qemu as CPUs without AVX-512 and
+# without AVX.
+test-portable:
+	@$(DEPS) qemu-user
+	@cmake -S . -B build-portable -DCMAKE_BUILD_TYPE=Release -DATTIC_NATIVE=OFF -DATTIC_CUDA=OFF \
+		$(ATTIC_FLAGS) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build-portable -j$(JOBS)
+	cd build-portable && ctest --output-on-failure -j$(JOBS)
 
 # Learners' laptops build with clang as often as with GCC (macOS has only clang).
 # CLANGXX=clang++-16 builds with another clang than the default one.

@@ -59,6 +59,7 @@
 #include "models/gpt.h"
 #include "optim/optim.h"
 #include "tensor/cpu/cpu_features.h"
+#include "tensor/cpu/cpu_backend.h"
 #include "tensor/cpu/gemm.h"
 #include "tensor/cpu/gemm_bf16.h"
 #include "tensor/cpu/thread_pool.h"  // cpu::parallel_for: the naive GEMM is timed on the pool too
@@ -167,8 +168,9 @@ int bench_gemm(int64_t threads_opt, double peak_per_core, bool json, const std::
     return 0;
   }
   if (!json) {
-    std::printf("C[M, N] = A[M, K] @ B[K, N], float32; %% of peak = threads x %.0f GFLOP/s\n",
-                peak_per_core);
+    std::printf("C[M, N] = A[M, K] @ B[K, N], float32, %s kernels (CPU level %s); "
+                "%% of peak = threads x %.0f GFLOP/s\n", cpu::cpu_backend().isa(),
+                cpu::cpu_level_summary().c_str(), peak_per_core);
     std::printf("%-22s %5s %5s %5s %3s %9s %7s %9s %8s\n", "shape", "M", "N", "K", "thr",
                 "GFLOP/s", "% peak", "naive", "speedup");
   }

@@ -14,7 +14,7 @@
 //   m = b1 m + (1 - b1) g
 //   v = b2 v + (1 - b2) g²
 //   p = p - lr / bc1 · m / (√v / √bc2 + eps)
-// The same signature as attic's kernel, CpuBackend::adam_step in tensor/cpu/adam.cpp, with
+// The same signature as attic's kernel, Kernels::adam_step in tensor/cpu/adam.cpp, with
 // raw float arrays in place of its KTensors.
 void my_adam_step(float* p, const float* g, float* m, float* v, int64_t n,
                   const attic::AdamStep& s);

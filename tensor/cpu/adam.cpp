@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/thread_pool.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 namespace {
 
@@ -48,8 +48,8 @@ void adam_range(const AdamSlot& slot, int64_t lo, int64_t hi) {
 
 }  // namespace
 
-void CpuBackend::adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,
-                           const AdamStep& s) {
+void Kernels::adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,
+                        const AdamStep& s) {
   adam_steps({AdamSlot{p, g, m, v, s}});
 }
 
@@ -57,7 +57,7 @@ void CpuBackend::adam_step(const KTensor& p, const KTensor& g, const KTensor& m,
 // the threads as a whole: a model's parameters are mostly small (a bias, a LayerNorm, a
 // 128 x 128 weight), each too small to split alone, so stepping them one by one left the
 // other threads idle. Each element is updated alone, so the split changes no result.
-void CpuBackend::adam_steps(const std::vector<AdamSlot>& slots) {
+void Kernels::adam_steps(const std::vector<AdamSlot>& slots) {
   std::vector<int64_t> start(slots.size() + 1, 0);  // slot i covers [start[i], start[i + 1])
   for (size_t i = 0; i < slots.size(); ++i) start[i + 1] = start[i] + slots[i].p.numel();
   parallel_for(0, start.back(), kGrain, [&](int64_t lo, int64_t hi) {
@@ -74,4 +74,4 @@ void CpuBackend::adam_steps(const std::vector<AdamSlot>& slots) {
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

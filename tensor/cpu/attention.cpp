@@ -10,14 +10,13 @@
 #include <cmath>
 #include <vector>
 
-#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/dropout.h"
 #include "tensor/cpu/fast_math.h"
-#include "tensor/cpu/gemm.h"
 #include "tensor/cpu/strided.h"
 #include "tensor/cpu/thread_pool.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 namespace {
 
@@ -264,7 +263,7 @@ void weights_from_lse(T* S, int64_t lds, const T* lse, int64_t lse_step, int64_t
 // heads' weights take 8 MiB or more, writing them in the forward and reading them back in
 // the backward costs more than forming q kᵀ and its exponentials a second time; below that,
 // forming them again costs more than writing and reading them.
-bool CpuBackend::attention_recomputes(double weight_bytes) const {
+bool Kernels::attention_recomputes(double weight_bytes) const {
   return weight_bytes >= double(8 << 20);
 }
 
@@ -281,9 +280,9 @@ bool CpuBackend::attention_recomputes(double weight_bytes) const {
 // of it, which nothing reads, are not written: their zeros were half of att's bytes written
 // once more. The dropped weights D live in a per-thread scratch; backward draws them again
 // from P and the key.
-void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor& q,
-                           const KTensor& k, const KTensor& v, double scale, bool causal,
-                           double dropout_p, uint64_t dropout_key) {
+void Kernels::attention(const KTensor& out, const KTensor& att, const KTensor& q,
+                        const KTensor& k, const KTensor& v, double scale, bool causal,
+                        double dropout_p, uint64_t dropout_key) {
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   const bool lse_only = att.shape.size() + 1 == q.shape.size();
@@ -365,10 +364,10 @@ void CpuBackend::attention(const KTensor& out, const KTensor& att, const KTensor
 // Masked entries have P = 0, so their dS is 0 and they pass no gradient. Causal: a block's
 // products split into the keys every row sees and the diagonal block, whose triangle of
 // zeros the GEMM skips (Pᵀ and dSᵀ are zero below its diagonal, P and dS above it).
-void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
-                                    const KTensor& dout, const KTensor& q, const KTensor& k,
-                                    const KTensor& v, const KTensor& att, double scale,
-                                    bool causal, double dropout_p, uint64_t dropout_key) {
+void Kernels::attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
+                                 const KTensor& dout, const KTensor& q, const KTensor& k,
+                                 const KTensor& v, const KTensor& att, double scale,
+                                 bool causal, double dropout_p, uint64_t dropout_key) {
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   const bool lse_only = att.shape.size() + 1 == q.shape.size();
@@ -509,4 +508,4 @@ void CpuBackend::attention_backward(const KTensor& dq, const KTensor& dk, const 
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

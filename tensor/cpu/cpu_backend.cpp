@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tensor/cpu/cpu_features.h"
+#include "tensor/cpu/dropout.h"
 #include "tensor/error.h"
 #include "tensor/asan.h"
 
@@ -196,14 +198,62 @@ void empty_cache() {
 void CpuBackend::copy_from_host(void* dst, const void* src, size_t n) { std::memcpy(dst, src, n); }
 void CpuBackend::copy_to_host(void* dst, const void* src, size_t n) { std::memcpy(dst, src, n); }
 
+// Each level's make_kernels() (tensor/cpu/kernels.cpp, compiled once per level).
+namespace base { CpuBackend* make_kernels(); }
+#if defined(ATTIC_CPU_LEVELS)
+namespace avx2 { CpuBackend* make_kernels(); }
+namespace avx512 { CpuBackend* make_kernels(); }
+#endif
+
+// Never destroyed: a static or thread_local Tensor may free its storage after every other
+// static object is gone, and it still needs its backend to do so.
+CpuBackend& cpu_backend() {
+  static CpuBackend* const backend = [] {
+#if defined(ATTIC_CPU_LEVELS)
+    switch (cpu_level()) {
+      case CpuLevel::Avx512:
+      case CpuLevel::Avx512Bf16: return avx512::make_kernels();
+      case CpuLevel::Avx2: return avx2::make_kernels();
+      case CpuLevel::Baseline: break;
+    }
+#endif
+    return base::make_kernels();
+  }();
+  return *backend;
+}
+
+// The observer of gemm<float> calls (set_gemm_observer), or null: one for every level.
+namespace {
+std::atomic<GemmObserver> g_gemm_observer{nullptr};
+}  // namespace
+void set_gemm_observer(GemmObserver observer) { g_gemm_observer.store(observer); }
+GemmObserver gemm_observer() { return g_gemm_observer.load(std::memory_order_acquire); }
+
+template <class T>
+void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa, const T* B,
+          int64_t rsb, int64_t csb, T* C, int64_t ldc, Triangle tri, bool accumulate) {
+  cpu_backend().run_gemm(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, tri, accumulate);
+}
+template void gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int64_t,
+                          const float*, int64_t, int64_t, float*, int64_t, Triangle, bool);
+template void gemm<double>(int64_t, int64_t, int64_t, const double*, int64_t, int64_t,
+                           const double*, int64_t, int64_t, double*, int64_t, Triangle, bool);
+
+template <class T>
+void dropout_span(T* out, const T* in, int64_t n, uint64_t first, uint64_t key, uint32_t threshold,
+                  T scale) {
+  cpu_backend().run_dropout_span(out, in, n, first, key, threshold, scale);
+}
+template void dropout_span<float>(float*, const float*, int64_t, uint64_t, uint64_t, uint32_t,
+                                  float);
+template void dropout_span<double>(double*, const double*, int64_t, uint64_t, uint64_t, uint32_t,
+                                   double);
+
 }  // namespace cpu
 
 #ifndef ATTIC_WITH_CUDA
 Backend& backend_for(Device device) {
-  // Never destroyed: a static or thread_local Tensor may free its storage after every other
-  // static object is gone, and it still needs its backend to do so.
-  static cpu::CpuBackend* cpu_backend = new cpu::CpuBackend;
-  if (device == Device::CPU) return *cpu_backend;
+  if (device == Device::CPU) return cpu::cpu_backend();
   throw Error("attic was built without CUDA");
 }
 

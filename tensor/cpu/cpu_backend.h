@@ -1,5 +1,8 @@
-// The CPU backend. Its kernels are spread over tensor/cpu/*.cpp, one family per file:
-//   cpu_backend.cpp  memory (a caching allocator), host copies, backend_for()
+// The CPU backend. Its kernels are spread over tensor/cpu/*.cpp, one family per file, as
+// methods of Kernels (kernels.h), compiled once per instruction-set level (cpu_isa.h):
+//   cpu_backend.cpp  memory (a caching allocator), host copies, backend_for() and the choice of
+//                    level; cpu::gemm and cpu::dropout_span, which forward to that level
+//   kernels.cpp      a level's name and backend object
 //   elementwise.cpp  fill, copy, unary, binary, where
 //   reduce.cpp       reduce, arg_reduce, sum_squares, cumsum
 //   scan.cpp         decayed_cumsum (scan.h: its naive reference)
@@ -7,7 +10,7 @@
 //                    naive reference)
 //   prefix_softmax.cpp  ELiTA's prefix softmax and its backward, one scan each way
 //                    (prefix_softmax.h: the naive reference)
-//   matmul.cpp       matmul (through gemm.h), matmul_reduced (through gemm_bf16.h)
+//   matmul.cpp       matmul (through gemm.cpp), matmul_reduced (through gemm_bf16.h)
 //   softmax.cpp      softmax, log_softmax, tril
 //   layer_norm.cpp   layer_norm and its backward
 //   attention.cpp    fused scaled dot-product attention and its backward
@@ -17,6 +20,7 @@
 #pragma once
 
 #include "tensor/backend.h"
+#include "tensor/cpu/gemm_call.h"
 
 namespace attic::cpu {
 
@@ -35,27 +39,10 @@ size_t live_bytes();
 size_t peak_bytes();
 void reset_peak_bytes();            // peak := live
 
-// A kernel's scratch buffer of n elements of T from the caching allocator, uninitialized,
-// given back when it goes out of scope. A std::vector of the same size would zero it and,
-// past glibc's mmap threshold, map fresh pages (and fault them in) on every call.
-template <class T>
-class Scratch {
- public:
-  Scratch(Backend& be, size_t n) : be_(be), bytes_(n * sizeof(T)) {
-    p_ = static_cast<T*>(be_.allocate(bytes_));
-  }
-  ~Scratch() { be_.deallocate(p_, bytes_); }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  T* data() const { return p_; }
-
- private:
-  Backend& be_;
-  size_t bytes_;
-  T* p_ = nullptr;
-};
-
-class CpuBackend final : public Backend {
+// The CPU backend's memory and host copies (cpu_backend.cpp), which every instruction-set
+// level shares; its kernels are a subclass, Kernels (tensor/cpu/kernels.h), compiled once per
+// level (tensor/cpu/cpu_isa.h). backend_for(Device::CPU) is the Kernels of cpu_level().
+class CpuBackend : public Backend {
  public:
   Device device() const override { return Device::CPU; }
   void* allocate(size_t nbytes) override;
@@ -63,64 +50,30 @@ class CpuBackend final : public Backend {
   void copy_from_host(void* dst, const void* src, size_t nbytes) override;
   void copy_to_host(void* dst, const void* src, size_t nbytes) override;
 
-  void fill(const KTensor& out, double value) override;
-  void copy(const KTensor& out, const KTensor& in) override;
-  void unary(UnaryOp op, const KTensor& out, const KTensor& in, double p0, double p1) override;
-  void binary(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) override;
-  void where(const KTensor& out, const KTensor& cond, const KTensor& a, const KTensor& b) override;
-
-  void reduce(ReduceOp op, const KTensor& out, const KTensor& in) override;
-  void arg_reduce(ReduceOp op, const KTensor& values, const KTensor& indices, const KTensor& in,
-                  int64_t dim) override;
-  double sum_squares(const KTensor& in) override;
-  void cumsum(const KTensor& out, const KTensor& in, int64_t dim) override;
-  void decayed_cumsum(const KTensor& out, const KTensor& in, const KTensor& r, int64_t dim,
-                      bool reverse) override;
-
-  void matmul(const KTensor& out, const KTensor& a, const KTensor& b) override;
-  void matmul_reduced(const KTensor& out, const KTensor& a, const KTensor& b,
-                      DType compute) override;
-  void softmax(const KTensor& out, const KTensor& in, bool log) override;
-  void layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd, const KTensor& x,
-                  const KTensor& w, const KTensor& b, double eps) override;
-  void layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
-                           const KTensor& dout, const KTensor& x, const KTensor& rstd,
-                           const KTensor& w) override;
-  void attention(const KTensor& out, const KTensor& att, const KTensor& q, const KTensor& k,
-                 const KTensor& v, double scale, bool causal, double dropout_p,
-                 uint64_t dropout_key) override;
-  void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
-                          const KTensor& dout, const KTensor& q, const KTensor& k,
-                          const KTensor& v, const KTensor& att, double scale,
-                          bool causal, double dropout_p, uint64_t dropout_key) override;
-  void dropout(const KTensor& out, const KTensor& in, double p, uint64_t key) override;
-  bool attention_recomputes(double weight_bytes) const override;
   bool fused_dropout() const override { return true; }
   bool fused_routed_sum() const override { return true; }
-  void routed_sum(const KTensor& out, const KTensor& w, const std::vector<KTensor>& src) override;
-  void routed_sum_backward(const std::vector<KTensor>& dsrc, const KTensor& dw, const KTensor& g,
-                           const KTensor& w, const std::vector<KTensor>& src) override;
   bool fused_prefix_softmax() const override { return true; }
-  void prefix_softmax(const KTensor& y, const KTensor& m, const KTensor& a, const KTensor& b,
-                      const KTensor& s, const KTensor& d, const KTensor& r,
-                      const KTensor& v) override;
-  void prefix_softmax_backward(const KTensor& ds, const KTensor& dd, const KTensor& dr,
-                               const KTensor& dv, const KTensor& g, const KTensor& s,
-                               const KTensor& v, const KTensor& y, const KTensor& m,
-                               const KTensor& a, const KTensor& b) override;
-  void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) override;
 
-  void adam_step(const KTensor& p, const KTensor& g, const KTensor& m, const KTensor& v,
-                 const AdamStep& step) override;
-  void adam_steps(const std::vector<AdamSlot>& slots) override;
+  // The level this object's kernels were compiled for: "native" (a native build's one level),
+  // or in a portable build "base", "avx2" or "avx512".
+  virtual const char* isa() const = 0;
 
-  void index_select(const KTensor& out, const KTensor& in, int64_t dim,
-                    const KTensor& index) override;
-  void index_add(const KTensor& out, int64_t dim, const KTensor& index,
-                 const KTensor& src) override;
-  void gather(const KTensor& out, const KTensor& in, int64_t dim, const KTensor& index) override;
-  void scatter_add(const KTensor& out, int64_t dim, const KTensor& index,
-                   const KTensor& src) override;
+  // The raw-pointer kernels that code outside the backend calls, at this object's level:
+  // cpu::gemm<T> (gemm.h) and cpu::dropout_span<T> (dropout.h) forward here.
+  virtual void run_gemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t rsa,
+                        int64_t csa, const float* B, int64_t rsb, int64_t csb, float* C,
+                        int64_t ldc, Triangle tri, bool accumulate) = 0;
+  virtual void run_gemm(int64_t M, int64_t N, int64_t K, const double* A, int64_t rsa,
+                        int64_t csa, const double* B, int64_t rsb, int64_t csb, double* C,
+                        int64_t ldc, Triangle tri, bool accumulate) = 0;
+  virtual void run_dropout_span(float* out, const float* in, int64_t n, uint64_t first,
+                                uint64_t key, uint32_t threshold, float scale) = 0;
+  virtual void run_dropout_span(double* out, const double* in, int64_t n, uint64_t first,
+                                uint64_t key, uint32_t threshold, double scale) = 0;
 };
+
+// The CPU backend this process runs, made on first use: the Kernels of the level cpu_level()
+// chose (the one level there is, in a native build). backend_for(Device::CPU) returns it.
+CpuBackend& cpu_backend();
 
 }  // namespace attic::cpu

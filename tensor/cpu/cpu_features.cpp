@@ -36,19 +36,25 @@ unsigned long long xcr0() {
 }
 
 CpuLevel detect() {
-  const Cpuid l1 = cpuid(1, 0), l7 = cpuid(7, 0);
+  const Cpuid l1 = cpuid(1, 0), l7 = cpuid(7, 0), e1 = cpuid(0x80000001u, 0);
   const Cpuid l7s1 = l7.a >= 1 ? cpuid(7, 1) : Cpuid{};  // leaf 7's EAX: its last sub-leaf
   const bool osxsave = (l1.c >> 27) & 1u;
   const unsigned long long x = osxsave ? xcr0() : 0;
   const bool ymm_state = (x & 0x6u) == 0x6u;     // SSE and AVX registers
   const bool zmm_state = (x & 0xE6u) == 0xE6u;   // and opmask, ZMM0-15 upper, ZMM16-31
-  const bool fma = (l1.c >> 12) & 1u, avx = (l1.c >> 28) & 1u;
-  const bool avx2 = (l7.b >> 5) & 1u;
-  const bool avx512f = (l7.b >> 16) & 1u, avx512dq = (l7.b >> 17) & 1u,
-             avx512bw = (l7.b >> 30) & 1u, avx512vl = (l7.b >> 31) & 1u;
-  const bool avx512bf16 = (l7s1.a >> 5) & 1u;
-  if (!(ymm_state && avx && avx2 && fma)) return CpuLevel::Baseline;
-  if (!(zmm_state && avx512f && avx512dq && avx512bw && avx512vl)) return CpuLevel::Avx2;
+  auto bit = [](unsigned reg, int b) { return ((reg >> b) & 1u) != 0; };
+  // x86-64-v3, what the avx2 kernels are compiled for (-march=x86-64-v3): the compiler may
+  // use any of these, not only AVX2 and FMA.
+  const bool v3 = bit(l1.c, 12) /* fma */ && bit(l1.c, 22) /* movbe */ &&
+                  bit(l1.c, 28) /* avx */ && bit(l1.c, 29) /* f16c */ &&
+                  bit(l7.b, 3) /* bmi1 */ && bit(l7.b, 5) /* avx2 */ && bit(l7.b, 8) /* bmi2 */ &&
+                  bit(e1.c, 5) /* lzcnt */;
+  // x86-64-v4 (-march=x86-64-v4): AVX-512 F, DQ, CD, BW, VL.
+  const bool v4 = bit(l7.b, 16) && bit(l7.b, 17) && bit(l7.b, 28) && bit(l7.b, 30) &&
+                  bit(l7.b, 31);
+  const bool avx512bf16 = bit(l7s1.a, 5);
+  if (!(ymm_state && v3)) return CpuLevel::Baseline;
+  if (!(zmm_state && v4)) return CpuLevel::Avx2;
   return avx512bf16 ? CpuLevel::Avx512Bf16 : CpuLevel::Avx512;
 }
 

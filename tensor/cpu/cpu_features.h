@@ -3,12 +3,15 @@
 //
 // The levels, lowest first, each including the ones before it:
 //   baseline      what the build targets and nothing more
-//   avx2          x86-64-v3: AVX2 and FMA
-//   avx512        x86-64-v4: AVX-512 F, BW, DQ, VL
+//   avx2          x86-64-v3: AVX2, FMA, F16C, BMI1/2, LZCNT, MOVBE
+//   avx512        x86-64-v4: and AVX-512 F, BW, CD, DQ, VL
 //   avx512_bf16   and AVX512_BF16 (vdpbf16ps: two bf16 products summed into a float32 lane)
 // A level needs both the instructions (cpuid) and the operating system's saving of their
 // registers (xgetbv's XCR0), as PyTorch's cpuinfo and oneDNN check. On other architectures
 // the level is baseline.
+// The level picks the bf16 GEMM's path (gemm_bf16.h) and, in a portable build, which copy
+// of the float kernels runs (cpu_isa.h); a native build has one copy, for the machine that
+// built it.
 #pragma once
 
 #include <string>

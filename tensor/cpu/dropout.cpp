@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
-#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/thread_pool.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 namespace {
 
@@ -75,7 +75,7 @@ template void dropout_span<double>(double*, const double*, int64_t, uint64_t, ui
                                    double);
 
 // out, in: contiguous, the same shape. out = in ⊙ m / (1 - p) (0 where p = 1).
-void CpuBackend::dropout(const KTensor& out, const KTensor& in, double p, uint64_t key) {
+void Kernels::dropout(const KTensor& out, const KTensor& in, double p, uint64_t key) {
   const int64_t n = in.numel();
   const uint32_t threshold = dropout_threshold(p);
   dispatch_floating(in.dtype, [&](auto z) {
@@ -91,4 +91,4 @@ void CpuBackend::dropout(const KTensor& out, const KTensor& in, double p, uint64
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

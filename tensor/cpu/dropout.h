@@ -12,6 +12,7 @@ namespace attic::cpu {
 
 // in, out [n] (out may be in) holding elements first .. first + n - 1 of the mask's index
 // space:  out[j] = in[j] · scale  if dropout_bits(key, first + j) >= threshold,  else 0.
+// At the instruction-set level the CPU backend runs (it calls cpu_backend().run_dropout_span).
 template <class T>
 void dropout_span(T* out, const T* in, int64_t n, uint64_t first, uint64_t key, uint32_t threshold,
                   T scale);

@@ -6,13 +6,13 @@
 #include <cmath>
 #include <type_traits>
 
-#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/fast_math.h"
 #include "tensor/cpu/strided.h"
 #include "tensor/cpu/thread_pool.h"
 #include "tensor/error.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 namespace {
 
@@ -267,13 +267,15 @@ void binary_bool(BinaryOp op, const KTensor& out, const KTensor& a, const KTenso
 
 // out[i] = value. It writes without reading: out is often fresh memory, and an
 // uninitialized byte read as a bool is undefined behaviour (UBSan reports it).
-void CpuBackend::fill(const KTensor& out, double value) {
+void Kernels::fill(const KTensor& out, double value) {
   dispatch_storage(out.dtype, [&](auto z) {
     using T = decltype(z);
     const T v = value_cast<T>(value);
     T* o = out.ptr<T>();
     if (all_contiguous({&out})) {
-      flat_loop(out.numel(), [&](int64_t begin, int64_t end) { std::fill(o + begin, o + end, v); });
+      flat_loop(out.numel(), [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) o[i] = v;  // not std::fill: see kernels.h
+      });
       return;
     }
     strided_rows<1>(out.shape, {&out.strides}, [&](auto off, int64_t n, auto st) {
@@ -283,7 +285,7 @@ void CpuBackend::fill(const KTensor& out, double value) {
   });
 }
 
-void CpuBackend::copy(const KTensor& out, const KTensor& in) {
+void Kernels::copy(const KTensor& out, const KTensor& in) {
   dispatch_storage(out.dtype, [&](auto zo) {
     dispatch_storage(in.dtype, [&](auto zi) {
       using O = decltype(zo);
@@ -293,14 +295,14 @@ void CpuBackend::copy(const KTensor& out, const KTensor& in) {
   });
 }
 
-void CpuBackend::unary(UnaryOp op, const KTensor& out, const KTensor& in, double p0, double p1) {
+void Kernels::unary(UnaryOp op, const KTensor& out, const KTensor& in, double p0, double p1) {
   dispatch_floating(out.dtype, [&](auto z) {
     using T = decltype(z);
     unary_typed<T>(op, out, in, T(p0), T(p1));
   });
 }
 
-void CpuBackend::binary(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) {
+void Kernels::binary(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) {
   dispatch_dtype(a.dtype, [&](auto z) {
     using T = decltype(z);
     if constexpr (std::is_same_v<T, bool>) binary_bool(op, out, a, b);
@@ -308,8 +310,8 @@ void CpuBackend::binary(BinaryOp op, const KTensor& out, const KTensor& a, const
   });
 }
 
-void CpuBackend::where(const KTensor& out, const KTensor& cond, const KTensor& a,
-                       const KTensor& b) {
+void Kernels::where(const KTensor& out, const KTensor& cond, const KTensor& a,
+                    const KTensor& b) {
   dispatch_dtype(out.dtype, [&](auto z) {
     using T = decltype(z);
     dispatch_dtype(cond.dtype, [&](auto zc) {
@@ -335,7 +337,9 @@ void CpuBackend::where(const KTensor& out, const KTensor& cond, const KTensor& a
                         if (st[0] == 1 && st[2] == 0 && st[3] == 1) {
                           const T fill = pa[off[2]];
                           if (st[1] == 0) {
-                            if (*pc != C(0)) std::fill(po, po + n, fill);
+                            if (*pc != C(0)) {
+                              for (int64_t i = 0; i < n; ++i) po[i] = fill;
+                            }
                             else std::copy(pbr, pbr + n, po);
                           } else {
                             for (int64_t i = 0; i < n; ++i)
@@ -351,4 +355,4 @@ void CpuBackend::where(const KTensor& out, const KTensor& cond, const KTensor& a
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

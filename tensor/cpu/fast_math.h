@@ -4,13 +4,15 @@
 // the error over the whole float range that matters. Double keeps libm everywhere.
 #pragma once
 
+#include "tensor/cpu/cpu_isa.h"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 // The core of the two exps below, for x already clamped to where 2^n is finite:
 //   e^x = 2^n · e^r,  n = round(x / ln 2),  r = x - n ln 2 ∈ [-ln2/2, ln2/2]
@@ -159,4 +161,4 @@ template <class T> T verf(T x) {
   else return std::erf(x);
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

@@ -16,19 +16,18 @@
 // its partial last strip shifted up to end at A's last row; so is a row-major B when A has
 // only a few strips (see a_in_place and b_in_place).
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
 
-#include "tensor/cpu/gemm.h"
 #include "tensor/cpu/gemm_pack.h"
 #include "tensor/cpu/gemv.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/thread_pool.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 namespace {
 
 using namespace gemm_detail;
@@ -476,13 +475,7 @@ bool takes_wide_tile(int64_t N) {
   else return N % Blocking<T, kWideNV>::NR == 0 && N >= 384;
 }
 
-// The observer of gemm<float> calls (set_gemm_observer), or null.
-std::atomic<GemmObserver> g_observer{nullptr};
-
 }  // namespace
-
-void set_gemm_observer(GemmObserver observer) { g_observer.store(observer); }
-GemmObserver gemm_observer() { return g_observer.load(std::memory_order_acquire); }
 
 // A triangle is skipped by gemm_blocked only; the small loop computes everything, which the
 // contract allows (kLowerC leaves the skipped tiles unspecified, and zeros add nothing).
@@ -518,4 +511,4 @@ template void gemm<float>(int64_t, int64_t, int64_t, const float*, int64_t, int6
 template void gemm<double>(int64_t, int64_t, int64_t, const double*, int64_t, int64_t,
                            const double*, int64_t, int64_t, double*, int64_t, Triangle, bool);
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

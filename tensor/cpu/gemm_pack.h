@@ -4,6 +4,8 @@
 // every packing routine against the layout written out element by element.
 #pragma once
 
+#include "tensor/cpu/cpu_isa.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -12,7 +14,7 @@
 #include "tensor/cpu/x86_intrinsics.h"
 #endif
 
-namespace attic::cpu::gemm_detail {
+namespace attic::cpu::ATTIC_CPU_ISA::gemm_detail {
 
 // ---- SIMD registers of the build target (ATTIC_NATIVE=OFF on x86-64 lands in the last
 // branch).
@@ -268,4 +270,4 @@ void pack_b(int64_t kc, int64_t nc, const T* B, int64_t rsb, int64_t csb, T* Bp)
   }
 }
 
-}  // namespace attic::cpu::gemm_detail
+}  // namespace attic::cpu::ATTIC_CPU_ISA::gemm_detail

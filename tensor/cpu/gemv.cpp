@@ -4,9 +4,10 @@
 #include <cstring>
 
 #include "tensor/cpu/gemm_pack.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/thread_pool.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 namespace {
 
@@ -95,4 +96,4 @@ template void gemv<float>(int64_t, int64_t, const float*, int64_t, const float*,
 template void gemv<double>(int64_t, int64_t, const double*, int64_t, const double*, int64_t, int64_t, double*,
                            bool);
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

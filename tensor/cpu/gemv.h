@@ -9,9 +9,11 @@
 // Columns are split over threads. The reference is gemm_naive with M = 1.
 #pragma once
 
+#include "tensor/cpu/cpu_isa.h"
+
 #include <cstdint>
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 // Whether gemv takes these strides (one of the two layouts above).
 bool gemv_takes(int64_t csa, int64_t rsb, int64_t csb);
@@ -20,4 +22,4 @@ template <class T>
 void gemv(int64_t N, int64_t K, const T* A, int64_t csa, const T* B, int64_t rsb, int64_t csb, T* C,
           bool accumulate);
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

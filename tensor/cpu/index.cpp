@@ -2,10 +2,10 @@
 #include <cstring>
 #include <type_traits>
 
-#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/strided.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 namespace {
 
@@ -28,8 +28,8 @@ int64_t row_numel(const KTensor& t) {
 
 // out.select(dim, i) = in.select(dim, index[i]): one row copy, or one strided copy, per
 // index.
-void CpuBackend::index_select(const KTensor& out, const KTensor& in, int64_t dim,
-                              const KTensor& index) {
+void Kernels::index_select(const KTensor& out, const KTensor& in, int64_t dim,
+                           const KTensor& index) {
   const int64_t* idx = index.ptr<int64_t>();
   const int64_t n = index.numel(), step = index.strides.empty() ? 1 : index.strides[0];
   if (whole_rows(dim, out, in)) {
@@ -44,8 +44,8 @@ void CpuBackend::index_select(const KTensor& out, const KTensor& in, int64_t dim
 }
 
 // out.select(dim, index[i]) += src.select(dim, i). Repeated indices add up, in order.
-void CpuBackend::index_add(const KTensor& out, int64_t dim, const KTensor& index,
-                           const KTensor& src) {
+void Kernels::index_add(const KTensor& out, int64_t dim, const KTensor& index,
+                        const KTensor& src) {
   const int64_t* idx = index.ptr<int64_t>();
   const int64_t n = index.numel(), step = index.strides.empty() ? 1 : index.strides[0];
   if (whole_rows(dim, out, src)) {
@@ -72,8 +72,8 @@ void CpuBackend::index_add(const KTensor& out, int64_t dim, const KTensor& index
 
 // Walks index's shape; `in` is read at the same position except along dim, where the
 // position is the index value. Zeroing in's stride at dim and adding idx * stride does that.
-void CpuBackend::gather(const KTensor& out, const KTensor& in, int64_t dim,
-                        const KTensor& index) {
+void Kernels::gather(const KTensor& out, const KTensor& in, int64_t dim,
+                     const KTensor& index) {
   std::vector<int64_t> in_strides = in.strides;
   const int64_t step = in_strides[size_t(dim)];
   in_strides[size_t(dim)] = 0;
@@ -91,8 +91,8 @@ void CpuBackend::gather(const KTensor& out, const KTensor& in, int64_t dim,
 }
 
 // The transpose of gather: out[..., index[p], ...] += src[p] for every position p of index.
-void CpuBackend::scatter_add(const KTensor& out, int64_t dim, const KTensor& index,
-                             const KTensor& src) {
+void Kernels::scatter_add(const KTensor& out, int64_t dim, const KTensor& index,
+                          const KTensor& src) {
   std::vector<int64_t> out_strides = out.strides;
   const int64_t step = out_strides[size_t(dim)];
   out_strides[size_t(dim)] = 0;
@@ -109,4 +109,4 @@ void CpuBackend::scatter_add(const KTensor& out, int64_t dim, const KTensor& ind
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

@@ -8,10 +8,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/thread_pool.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 // Rows are handled in groups of this many, one step at a time for the whole group.
 constexpr int64_t kGroup = 4;
@@ -59,8 +59,8 @@ static double row_mean(const T* row, int64_t C) {
 // x, out: [N, C] contiguous; mean, rstd: [N]; w, b: [C] or absent.
 //   mean = Σx / C,  var = Σ(x - mean)² / C (biased, as in Ba et al. 2016),  rstd = 1/√(var + eps)
 //   out = (x - mean) · rstd · w + b
-void CpuBackend::layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd,
-                            const KTensor& x, const KTensor& w, const KTensor& b, double eps) {
+void Kernels::layer_norm(const KTensor& out, const KTensor& mean, const KTensor& rstd,
+                         const KTensor& x, const KTensor& w, const KTensor& b, double eps) {
   const int64_t C = x.shape.back(), N = C ? x.numel() / C : 0;
   dispatch_floating(x.dtype, [&](auto z) {
     using T = decltype(z);
@@ -128,9 +128,9 @@ void CpuBackend::layer_norm(const KTensor& out, const KTensor& mean, const KTens
 // Each row's mean is summed again in double and x - mean formed as in the forward
 // (Centered), so that norm is the forward's own. norm is formed once per row and kept in T
 // for the rest: the column sums of dw (in double), the row sums (in T), and dx.
-void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
-                                     const KTensor& dout, const KTensor& x, const KTensor& rstd,
-                                     const KTensor& w) {
+void Kernels::layer_norm_backward(const KTensor& dx, const KTensor& dw, const KTensor& db,
+                                  const KTensor& dout, const KTensor& x, const KTensor& rstd,
+                                  const KTensor& w) {
   const int64_t C = x.shape.back(), N = C ? x.numel() / C : 0;
   dispatch_floating(x.dtype, [&](auto z) {
     using T = decltype(z);
@@ -233,4 +233,4 @@ void CpuBackend::layer_norm_backward(const KTensor& dx, const KTensor& dw, const
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

@@ -1,11 +1,10 @@
 // Batched matmul on the CPU: one GEMM per batch element (tensor/cpu/gemm.cpp does the work,
 // or tensor/cpu/gemm_bf16.cpp for autocast's bfloat16 products).
-#include "tensor/cpu/cpu_backend.h"
-#include "tensor/cpu/gemm.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/gemm_bf16.h"
 #include "tensor/cpu/strided.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 namespace {
 
@@ -33,7 +32,7 @@ int64_t col_stride(const KTensor& t) { return t.strides.back(); }
 }  // namespace
 
 // out [..., M, N] = a [..., M, K] @ b [..., K, N]. out is contiguous.
-void CpuBackend::matmul(const KTensor& out, const KTensor& a, const KTensor& b) {
+void Kernels::matmul(const KTensor& out, const KTensor& a, const KTensor& b) {
   dispatch_floating(out.dtype, [&](auto z) {
     using T = decltype(z);
     for_each_matrix(out, a, b, [&](int64_t M, int64_t N, int64_t K, int64_t ao, int64_t bo,
@@ -45,8 +44,8 @@ void CpuBackend::matmul(const KTensor& out, const KTensor& a, const KTensor& b) 
 }
 
 // out [..., M, N] (float32) = a @ b with a and b (float32 or bfloat16) rounded to bfloat16.
-void CpuBackend::matmul_reduced(const KTensor& out, const KTensor& a, const KTensor& b,
-                                DType compute) {
+void Kernels::matmul_reduced(const KTensor& out, const KTensor& a, const KTensor& b,
+                             DType compute) {
   ATTIC_CHECK(compute == DType::BFloat16, "matmul: the CPU runs reduced-precision products in "
               "bfloat16 only, not ", dtype_name(compute), " (float16 needs the CUDA backend)");
   // The operands' element types: float, or bfloat16 already.
@@ -65,4 +64,4 @@ void CpuBackend::matmul_reduced(const KTensor& out, const KTensor& a, const KTen
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

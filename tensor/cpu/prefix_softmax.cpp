@@ -23,12 +23,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/fast_math.h"
 #include "tensor/cpu/thread_pool.h"
 #include "tensor/error.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 namespace {
 
@@ -68,9 +68,9 @@ void decays_and_weights(int64_t N, const T* m, T* decay, T* w) {
 
 // y [B, H, N, A] (unit stride in A), m, a, b [B, H, N] contiguous; s, d, r [B, H, N] any
 // strides, v [B, H, N, A] (unit stride in A)
-void CpuBackend::prefix_softmax(const KTensor& y, const KTensor& m, const KTensor& a,
-                                const KTensor& b, const KTensor& s, const KTensor& d,
-                                const KTensor& r, const KTensor& v) {
+void Kernels::prefix_softmax(const KTensor& y, const KTensor& m, const KTensor& a,
+                             const KTensor& b, const KTensor& s, const KTensor& d,
+                             const KTensor& r, const KTensor& v) {
   const int64_t B = v.shape[0], H = v.shape[1], N = v.shape[2], A = v.shape[3];
   ATTIC_CHECK(y.strides[3] == 1 && v.strides[3] == 1, "prefix_softmax: y and v need unit stride "
               "in A, got strides ", str(y.strides), " and ", str(v.strides));
@@ -127,10 +127,10 @@ void CpuBackend::prefix_softmax(const KTensor& y, const KTensor& m, const KTenso
 
 // ds, dd, dr [B, H, N] contiguous, dv [B, H, N, A] (unit stride in A); g, v, y [B, H, N, A]
 // (unit stride in A), s [B, H, N] any strides, m, a, b [B, H, N] contiguous (the forward's)
-void CpuBackend::prefix_softmax_backward(const KTensor& ds, const KTensor& dd, const KTensor& dr,
-                                         const KTensor& dv, const KTensor& g, const KTensor& s,
-                                         const KTensor& v, const KTensor& y, const KTensor& m,
-                                         const KTensor& a, const KTensor& b) {
+void Kernels::prefix_softmax_backward(const KTensor& ds, const KTensor& dd, const KTensor& dr,
+                                      const KTensor& dv, const KTensor& g, const KTensor& s,
+                                      const KTensor& v, const KTensor& y, const KTensor& m,
+                                      const KTensor& a, const KTensor& b) {
   const int64_t B = v.shape[0], H = v.shape[1], N = v.shape[2], A = v.shape[3];
   ATTIC_CHECK(dv.strides[3] == 1 && g.strides[3] == 1 && v.strides[3] == 1 && y.strides[3] == 1,
               "prefix_softmax_backward: dv, g, v and y need unit stride in A, got strides ",
@@ -177,4 +177,4 @@ void CpuBackend::prefix_softmax_backward(const KTensor& ds, const KTensor& dd, c
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

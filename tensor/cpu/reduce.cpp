@@ -6,11 +6,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/strided.h"
 #include "tensor/cpu/thread_pool.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 namespace {
 
@@ -116,7 +116,7 @@ template <class T> bool is_nan(T v) {
 
 }  // namespace
 
-void CpuBackend::reduce(ReduceOp op, const KTensor& out, const KTensor& in) {
+void Kernels::reduce(ReduceOp op, const KTensor& out, const KTensor& in) {
   int64_t O, R, Q;
   const bool block = op == ReduceOp::Sum && in.numel() > 0 && middle_block(out, in, O, R, Q);
   const ReducePlan p = block ? ReducePlan{} : plan_reduce(out, in);
@@ -146,8 +146,8 @@ void CpuBackend::reduce(ReduceOp op, const KTensor& out, const KTensor& in) {
   });
 }
 
-void CpuBackend::arg_reduce(ReduceOp op, const KTensor& values, const KTensor& indices,
-                            const KTensor& in, int64_t dim) {
+void Kernels::arg_reduce(ReduceOp op, const KTensor& values, const KTensor& indices,
+                         const KTensor& in, int64_t dim) {
   const int64_t n = in.shape[size_t(dim)], step = in.strides[size_t(dim)];
   std::vector<int64_t> in_strides = in.strides;
   in_strides[size_t(dim)] = 0;
@@ -183,7 +183,7 @@ void CpuBackend::arg_reduce(ReduceOp op, const KTensor& values, const KTensor& i
 // partial sums' boundaries with it).
 // The clip's norm reads every gradient once, so on one thread it would hold the others idle
 // for a visible share of the GPT's training step.
-double CpuBackend::sum_squares(const KTensor& in) {
+double Kernels::sum_squares(const KTensor& in) {
   constexpr int64_t kSquaresBlock = 16384;
   double total = 0;
   dispatch_floating(in.dtype, [&](auto z) {
@@ -221,7 +221,7 @@ double CpuBackend::sum_squares(const KTensor& in) {
   return total;
 }
 
-void CpuBackend::cumsum(const KTensor& out, const KTensor& in, int64_t dim) {
+void Kernels::cumsum(const KTensor& out, const KTensor& in, int64_t dim) {
   const int64_t n = in.shape[size_t(dim)];
   const int64_t so = out.strides[size_t(dim)], si = in.strides[size_t(dim)];
   std::vector<int64_t> lines = in.shape, os = out.strides, is = in.strides;
@@ -243,4 +243,4 @@ void CpuBackend::cumsum(const KTensor& out, const KTensor& in, int64_t dim) {
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

@@ -14,11 +14,11 @@
 #include <algorithm>
 #include <vector>
 
-#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/thread_pool.h"
 #include "tensor/error.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 namespace {
 
@@ -60,7 +60,7 @@ struct Rows {
 
 // out [B, NH, T, hs] with unit stride in hs (route's packed form writes head views of
 // [B, T, 3C]), w [L·NH] contiguous, src_l [B, NH, T, hs] any strides
-void CpuBackend::routed_sum(const KTensor& out, const KTensor& w, const std::vector<KTensor>& src) {
+void Kernels::routed_sum(const KTensor& out, const KTensor& w, const std::vector<KTensor>& src) {
   const int64_t B = out.shape[0], NH = out.shape[1], Tn = out.shape[2], hs = out.shape[3];
   const auto L = int64_t(src.size());
   ATTIC_CHECK(out.strides[3] == 1, "routed_sum: out needs unit stride in hs, got strides ",
@@ -92,9 +92,9 @@ void CpuBackend::routed_sum(const KTensor& out, const KTensor& w, const std::vec
 }
 
 // dsrc_l [B, NH, T, hs] with unit stride in hs, dw [L·NH] contiguous; g, src_l any strides
-void CpuBackend::routed_sum_backward(const std::vector<KTensor>& dsrc, const KTensor& dw,
-                                     const KTensor& g, const KTensor& w,
-                                     const std::vector<KTensor>& src) {
+void Kernels::routed_sum_backward(const std::vector<KTensor>& dsrc, const KTensor& dw,
+                                  const KTensor& g, const KTensor& w,
+                                  const std::vector<KTensor>& src) {
   const int64_t B = g.shape[0], NH = g.shape[1], Tn = g.shape[2], hs = g.shape[3];
   const auto L = int64_t(src.size());
   for (const KTensor& d : dsrc)
@@ -102,7 +102,11 @@ void CpuBackend::routed_sum_backward(const std::vector<KTensor>& dsrc, const KTe
                 "strides ", str(d.strides));
   const int64_t blocks = B * t_blocks(Tn);
   // Σ_{t,i} g · src_l over block k's rows of head h, at [(k · NH + h) · L + l]
-  std::vector<double> partial(size_t(blocks * NH * L), 0.0);
+  // (A loop, not std::vector's fill constructor: see tensor/cpu/kernels.h on the standard
+  // library's templates in kernel files.)
+  const Scratch<double> partial_sums(*this, size_t(blocks * NH * L));
+  double* partial = partial_sums.data();
+  for (int64_t i = 0; i < blocks * NH * L; ++i) partial[i] = 0.0;
   dispatch_floating(g.dtype, [&](auto z) {
     using T = decltype(z);
     const Rows<const T> g_rows(g);
@@ -132,16 +136,16 @@ void CpuBackend::routed_sum_backward(const std::vector<KTensor>& dsrc, const KTe
             dot += gr[i * sg] * x[i * s.si];
           }
         }
-        partial[size_t((k * NH + h) * L + l)] += double(dot);
+        partial[(k * NH + h) * L + l] += double(dot);
       }
     });
     for (int64_t l = 0; l < L; ++l)
       for (int64_t h = 0; h < NH; ++h) {
         double acc = 0;
-        for (int64_t k = 0; k < blocks; ++k) acc += partial[size_t((k * NH + h) * L + l)];
+        for (int64_t k = 0; k < blocks; ++k) acc += partial[(k * NH + h) * L + l];
         dw.ptr<T>()[l * NH + h] = T(acc);
       }
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

@@ -9,11 +9,11 @@
 #include <array>
 #include <vector>
 
-#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/strided.h"
 #include "tensor/cpu/thread_pool.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 namespace {
 
@@ -46,8 +46,8 @@ void step_row(T* o, const T* x, const T* d, const T* p, const Panel& pn) {
 
 // out, in, r: the same shape (r's strides may be 0 where it is broadcast); along dim
 //   out_t = in_t + r_t out_{t−1}, out_0 = in_0;  reverse: out_t = in_t + r_{t+1} out_{t+1}.
-void CpuBackend::decayed_cumsum(const KTensor& out, const KTensor& in, const KTensor& r,
-                                int64_t dim, bool reverse) {
+void Kernels::decayed_cumsum(const KTensor& out, const KTensor& in, const KTensor& r,
+                             int64_t dim, bool reverse) {
   const auto d = size_t(dim);
   const int64_t n = in.shape[d];
   if (n == 0) return;
@@ -91,4 +91,4 @@ void CpuBackend::decayed_cumsum(const KTensor& out, const KTensor& in, const KTe
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

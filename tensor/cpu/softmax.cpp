@@ -4,17 +4,17 @@
 #include <cmath>
 #include <type_traits>
 
-#include "tensor/cpu/cpu_backend.h"
+#include "tensor/cpu/kernels.h"
 #include "tensor/cpu/fast_math.h"
 #include "tensor/cpu/strided.h"
 #include "tensor/cpu/thread_pool.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 // softmax(x)_i = e^(x_i - m) / Σ_j e^(x_j - m), m = max_j x_j.
 // Subtracting the row max changes nothing mathematically (it cancels) but keeps every
 // exponent ≤ 0, so e^x cannot overflow. log_softmax = x_i - m - log Σ_j e^(x_j - m).
-void CpuBackend::softmax(const KTensor& out, const KTensor& in, bool log) {
+void Kernels::softmax(const KTensor& out, const KTensor& in, bool log) {
   const size_t last = in.shape.size() - 1;
   const int64_t n = in.shape[last];
   std::vector<int64_t> rows = in.shape, is = in.strides, os = out.strides;
@@ -74,7 +74,7 @@ void CpuBackend::softmax(const KTensor& out, const KTensor& in, bool log) {
 }
 
 // Keeps element (i, j) of the last two dims when j - i <= k (lower) or j - i >= k (upper).
-void CpuBackend::tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) {
+void Kernels::tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) {
   const size_t nd = in.shape.size();
   std::vector<int64_t> mats(in.shape.begin(), in.shape.end() - 2);
   std::vector<int64_t> is(in.strides.begin(), in.strides.end() - 2);
@@ -97,4 +97,4 @@ void CpuBackend::tril(const KTensor& out, const KTensor& in, int64_t k, bool upp
   });
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

@@ -7,13 +7,15 @@
 // row (inner stride 1) vectorizes.
 #pragma once
 
+#include "tensor/cpu/cpu_isa.h"
+
 #include <array>
 #include <cstdint>
 #include <vector>
 
 #include "tensor/backend.h"
 
-namespace attic::cpu {
+namespace attic::cpu::ATTIC_CPU_ISA {
 
 // strided_rows over the innermost rows first_row .. last_row − 1 only (rows counted in
 // row-major order over the outer dims), so that disjoint row ranges can run on different
@@ -84,4 +86,4 @@ inline KTensor select_dim(const KTensor& t, int64_t dim, int64_t i) {
   return s;
 }
 
-}  // namespace attic::cpu
+}  // namespace attic::cpu::ATTIC_CPU_ISA

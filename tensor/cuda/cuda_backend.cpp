@@ -34,8 +34,7 @@ bool cuda_available() { return cuda_unavailable_reason().empty(); }
 
 // Never destroyed, for the reason given in tensor/cpu/cpu_backend.cpp.
 Backend& backend_for(Device device) {
-  static cpu::CpuBackend* cpu_backend = new cpu::CpuBackend;
-  if (device == Device::CPU) return *cpu_backend;
+  if (device == Device::CPU) return cpu::cpu_backend();
   ATTIC_CHECK(cuda_available(), cuda_unavailable_reason());
   static cuda::CudaBackend* cuda_backend = new cuda::CudaBackend;
   return *cuda_backend;
