@@ -8,12 +8,14 @@
 //
 // Inside the guard, matmul (and so linear, and every product a model writes with it) rounds
 // its float32 operands to bfloat16 and sums in float32 (Backend::matmul_reduced, ops/matmul.cpp);
-// its result is float32. Everything else stays float32, as PyTorch's autocast keeps LayerNorm,
-// softmax, the loss and reductions: the elementwise ops, the attention op, the loss, the
-// optimizer. Parameters stay float32 (the master copy, Micikevicius et al., "Mixed Precision
-// Training", 2018) and so do their gradients. A product's backward runs in the dtype its
-// forward ran in, inside a guard or outside one; a checkpointed block (autograd/checkpoint.h)
-// is recomputed in the mode its forward ran in.
+// its result is float32. So do the four products of the fused attention, where the backend's
+// kernel has them (ops/attention.cpp, fused_compute), while its softmax stays float32.
+// Everything else stays float32, as PyTorch's autocast keeps LayerNorm, softmax, the loss and
+// reductions: the elementwise ops, the loss, the optimizer. Parameters stay float32 (the
+// master copy, Micikevicius et al., "Mixed Precision Training", 2018) and so do their
+// gradients. A product's backward runs in the dtype its forward ran in, inside a guard or
+// outside one; a checkpointed block (autograd/checkpoint.h) is recomputed in the mode its
+// forward ran in.
 //
 // The mode lives here, beside grad mode, because autograd's checkpoint restores it; the ops
 // read it.

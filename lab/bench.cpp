@@ -115,7 +115,7 @@ void bench_gemm_bf16(const std::vector<GemmCase>& cases, const std::vector<int>&
       for (int round = 0; round < 5; ++round) {
         bf16 = std::min(bf16, best_seconds([&] {
           cpu::gemm_bf16(c.M, c.N, c.K, o.A.data(), rsa, csa, o.B.data(), rsb, csb, o.C.data(),
-                         c.N, false, path);
+                         c.N, cpu::Triangle::kNone, false, path);
         }, 1));
         f32 = std::min(f32, best_seconds([&] {
           cpu::gemm<float>(c.M, c.N, c.K, o.A.data(), rsa, csa, o.B.data(), rsb, csb, o.C.data(),

@@ -116,6 +116,17 @@ uint64_t draw_dropout_key(const SdpaOptions& o) {
   return (o.generator ? *o.generator : default_generator()).next_u64();
 }
 
+// The dtype the fused kernel's products take their operands in (Backend::attention): under
+// autocast, for float32 q, the autocast dtype where the backend's kernel has it, as the
+// composed path's matmuls take it; otherwise, and where the kernel lacks it (CUDA's, which
+// computes in float32 only), kFloat32. attention is on PyTorch's autocast list of ops that
+// run in the lower precision: its products are most of its work, and its softmax, which
+// needs float32's precision, stays in float32 here as in PyTorch's kernels.
+DType fused_compute(const Backend& be, const Tensor& q) {
+  if (!Autocast::is_enabled() || q.dtype() != kFloat32) return kFloat32;
+  return be.attention_computes(Autocast::dtype()) ? Autocast::dtype() : kFloat32;
+}
+
 // q [*, Tq, hs], k [*, Tk, hs] -> P [*, Tq, Tk] = softmax(mask(q kᵀ · scale)), in public ops.
 Tensor attention_weights(const Tensor& q, const Tensor& k, double scale, const Tensor& attn_mask,
                          bool is_causal, double masked_logit) {
@@ -152,16 +163,19 @@ std::array<Tensor, 3> attention_grads(const Tensor& q, const Tensor& k, const Te
 }
 
 // The fused op's node. Saves q, k, v as given (not detached): a recorded backward
-// differentiates through them.
+// differentiates through them. Its products run in the dtype the forward's ran in, as
+// MatmulBackward's do (ops/matmul.cpp).
 struct AttentionBackward final : autograd::Node {
   Tensor q, k, v, att;  // inputs, and what the kernel saved: P, or its rows' log-sum-exp
   double scale = 1;
   bool causal = false;
   double dropout_p = 0;  // > 0: the weights were dropped with dropout_key
   uint64_t dropout_key = 0;
+  DType compute = kFloat32;  // or the autocast dtype the forward's products ran in
   const char* name() const override { return "AttentionBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
     if (autograd::GradMode::is_enabled()) {
+      const AutocastGuard cast(compute);
       // create_graph: P recomputed from q and k in public ops, so that it has a graph too.
       const Tensor P = attention_weights(q, k, scale, Tensor(), causal, -INFINITY);
       const auto [dq, dk, dv] = attention_grads(q, k, v, P, g, scale, dropout_p, dropout_key);
@@ -172,7 +186,7 @@ struct AttentionBackward final : autograd::Node {
     backend_for(q.device()).attention_backward(
         detail::ktensor(dq), detail::ktensor(dk), detail::ktensor(dv), detail::ktensor(g),
         detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale,
-        causal, dropout_p, dropout_key);
+        causal, dropout_p, dropout_key, compute);
     return {dq, dk, dv};
   }
 };
@@ -186,11 +200,13 @@ struct PackedAttentionBackward final : autograd::Node {
   bool causal = false;
   double dropout_p = 0;
   uint64_t dropout_key = 0;
+  DType compute = kFloat32;
   const char* name() const override { return "PackedAttentionBackward"; }
   std::vector<Tensor> backward(const Tensor& g) override {
     const auto [q, k, v] = split_qkv(qkv, n_head);
     const Tensor dy = split_heads(g, n_head);  // [B, T, C] -> [B, NH, T, hs]
     if (autograd::GradMode::is_enabled()) {
+      const AutocastGuard cast(compute);
       // create_graph: as AttentionBackward, the heads put back side by side in [B, T, 3C].
       const Tensor P = attention_weights(q, k, scale, Tensor(), causal, -INFINITY);
       const auto [dq, dk, dv] = attention_grads(q, k, v, P, dy, scale, dropout_p, dropout_key);
@@ -201,7 +217,7 @@ struct PackedAttentionBackward final : autograd::Node {
     backend_for(qkv.device()).attention_backward(
         detail::ktensor(dq), detail::ktensor(dk), detail::ktensor(dv), detail::ktensor(dy),
         detail::ktensor(q), detail::ktensor(k), detail::ktensor(v), detail::ktensor(att), scale,
-        causal, dropout_p, dropout_key);
+        causal, dropout_p, dropout_key, compute);
     return {d_qkv};
   }
 };
@@ -264,8 +280,9 @@ Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tens
   Tensor att = saved_buffer(lead, Tq, Tk, be, o, to);
   Tensor out = heads_buffer(out_shape, q);
   const uint64_t key = draw_dropout_key(o);
+  const DType compute = fused_compute(be, q);
   be.attention(detail::ktensor(out), detail::ktensor(att), detail::ktensor(q), detail::ktensor(k),
-               detail::ktensor(v), s, o.is_causal, o.dropout_p, key);
+               detail::ktensor(v), s, o.is_causal, o.dropout_p, key, compute);
   if (o.weights) *o.weights = causal_weights(att, o.is_causal);
   if (autograd::needs_grad({q, k, v})) {
     auto node = std::make_shared<AttentionBackward>();
@@ -277,6 +294,7 @@ Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tens
     node->causal = o.is_causal;
     node->dropout_p = o.dropout_p;
     node->dropout_key = key;
+    node->compute = compute;
     autograd::connect(out, node, {q, k, v});
   }
   return out;
@@ -304,8 +322,10 @@ Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
   Tensor y = empty({B, T, C}, to);
   const Tensor y_heads = y.view({B, T, n_head, hs}).transpose(1, 2);
   const uint64_t key = draw_dropout_key(o);
+  const DType compute = fused_compute(be, q);
   be.attention(detail::ktensor(y_heads), detail::ktensor(att), detail::ktensor(q),
-               detail::ktensor(k), detail::ktensor(v), scale, o.is_causal, o.dropout_p, key);
+               detail::ktensor(k), detail::ktensor(v), scale, o.is_causal, o.dropout_p, key,
+               compute);
   if (o.weights) *o.weights = causal_weights(att, o.is_causal);
   if (autograd::needs_grad({qkv})) {
     auto node = std::make_shared<PackedAttentionBackward>();
@@ -316,6 +336,7 @@ Tensor scaled_dot_product_attention_packed(const Tensor& qkv, int64_t n_head,
     node->causal = o.is_causal;
     node->dropout_p = o.dropout_p;
     node->dropout_key = key;
+    node->compute = compute;
     autograd::connect(y, node, {qkv});
   }
   return y;

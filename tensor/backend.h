@@ -127,16 +127,24 @@ class Backend {
   // given att [*, Tq] contiguous (one dim fewer than q), to receive each row's
   // log Σ_j e^(scale q_i·k_j) over its visible keys, from which its backward forms P again.
   // A backend that has no dropout inside its kernel is only called with dropout_p = 0
-  // (fused_dropout() false).
+  // (fused_dropout() false). compute, as matmul's and matmul_reduced's: kFloat32 for
+  // products in the operands' own dtype (float32 or float64); under autocast a reduced dtype
+  // that attention_computes() accepts, for float32 q, k, v: the four products round their
+  // operands to it and sum in float32, while the softmax, P and what is saved stay float32.
   virtual void attention(const KTensor& out, const KTensor& att, const KTensor& q,
                          const KTensor& k, const KTensor& v, double scale, bool causal,
-                         double dropout_p, uint64_t dropout_key) = 0;
-  // Its backward: dq, dk, dv contiguous, shaped like q, k, v; dout any strides. causal and
-  // the dropout as in the forward: P is then zero above the diagonal, which a kernel may skip.
+                         double dropout_p, uint64_t dropout_key, DType compute) = 0;
+  // Its backward: dq, dk, dv contiguous, shaped like q, k, v; dout any strides. causal, the
+  // dropout and compute as in the forward: P is then zero above the diagonal, which a kernel
+  // may skip.
   virtual void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                                   const KTensor& dout, const KTensor& q, const KTensor& k,
                                   const KTensor& v, const KTensor& att, double scale,
-                                  bool causal, double dropout_p, uint64_t dropout_key) = 0;
+                                  bool causal, double dropout_p, uint64_t dropout_key,
+                                  DType compute) = 0;
+  // Whether attention() can run its products in `compute` (above); every backend can with
+  // kFloat32.
+  virtual bool attention_computes(DType compute) const { return compute == DType::Float32; }
   // Whether attention() would rather save only each row's log-sum-exp than weights that
   // take weight_bytes, all heads together (see attention()).
   virtual bool attention_recomputes(double weight_bytes) const {

@@ -13,6 +13,7 @@
 #include "tensor/cpu/kernels.h"
 #include "tensor/cpu/dropout.h"
 #include "tensor/cpu/fast_math.h"
+#include "tensor/cpu/gemm_bf16.h"
 #include "tensor/cpu/strided.h"
 #include "tensor/cpu/thread_pool.h"
 
@@ -101,6 +102,31 @@ Keys keys_of(int64_t i0, int64_t i1, int64_t Tk, bool causal) {
   return {std::min(i0, Tk), std::min(i1, Tk)};
 }
 
+// The four products of a call, in T (gemm), or, for float32 operands under autocast
+// (compute = bfloat16), in gemm_bf16: each operand rounded to bfloat16 as it is packed, the
+// sums float32, as PyTorch's CPU attention runs under torch.autocast("cpu", torch.bfloat16)
+// on bfloat16 q, k, v. Both take the same triangles.
+template <class T>
+struct Products {
+  bool bf16 = false;
+  void operator()(int64_t M, int64_t N, int64_t K, const T* A, int64_t rsa, int64_t csa,
+                  const T* B, int64_t rsb, int64_t csb, T* C, int64_t ldc,
+                  Triangle tri = Triangle::kNone, bool accumulate = false) const {
+    if constexpr (std::is_same_v<T, float>)
+      if (bf16) return gemm_bf16(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, tri, accumulate);
+    gemm<T>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, tri, accumulate);
+  }
+};
+
+// compute (Backend::attention) as Products: an Error for a dtype this kernel lacks.
+template <class T>
+Products<T> products_in(DType compute, const char* op) {
+  ATTIC_CHECK(compute == kFloat32 || (compute == kBFloat16 && std::is_same_v<T, float>), op,
+              ": products in ", dtype_name(compute), " need float32 q, k, v and bfloat16 (got ",
+              dtype_name(dtype_of<T>::value), " operands)");
+  return {compute == kBFloat16};
+}
+
 // Keys row i sees: j < visible(i).
 int64_t visible(int64_t i, int64_t Tk, bool causal) { return causal ? std::min(i + 1, Tk) : Tk; }
 
@@ -110,11 +136,11 @@ int64_t visible(int64_t i, int64_t Tk, bool causal) { return causal ? std::min(i
 // [rect, vis), a lower triangle when causal (tiles wholly above it are skipped). The forward
 // forms its scores so, and the backward forms them again where only lse was saved.
 template <class T>
-void block_scores(const T* qb, RC sq, const T* pk, RC sk, int64_t rows, int64_t hs, Keys keys,
-                  bool causal, T* S, int64_t lds) {
-  gemm<T>(rows, keys.rect, hs, qb, sq.r, sq.c, pk, sk.c, sk.r, S, lds);
-  gemm<T>(rows, keys.vis - keys.rect, hs, qb, sq.r, sq.c, pk + keys.rect * sk.r, sk.c, sk.r,
-          S + keys.rect, lds, causal ? Triangle::kLowerC : Triangle::kNone);
+void block_scores(const Products<T>& mm, const T* qb, RC sq, const T* pk, RC sk, int64_t rows,
+                  int64_t hs, Keys keys, bool causal, T* S, int64_t lds) {
+  mm(rows, keys.rect, hs, qb, sq.r, sq.c, pk, sk.c, sk.r, S, lds);
+  mm(rows, keys.vis - keys.rect, hs, qb, sq.r, sq.c, pk + keys.rect * sk.r, sk.c, sk.r,
+     S + keys.rect, lds, causal ? Triangle::kLowerC : Triangle::kNone);
 }
 
 // D = dropout(P) for query rows [i0, i0 + rows) of one head: P's rows ldp apart, D's ldd apart,
@@ -267,6 +293,11 @@ bool Kernels::attention_recomputes(double weight_bytes) const {
   return weight_bytes >= double(8 << 20);
 }
 
+// Products in bfloat16 (Products) as well as in the operands' own dtype.
+bool Kernels::attention_computes(DType compute) const {
+  return compute == kFloat32 || compute == kBFloat16;
+}
+
 // q [*, Tq, hs], k [*, Tk, hs], v [*, Tk, hv] (any strides) -> out [*, Tq, hv] (unit column
 // stride), and for backward att: the softmax weights [*, Tq, Tk] contiguous, or only each
 // row's log-sum-exp lse [*, Tq] (att with one dim fewer than q; see weights_from_lse):
@@ -279,10 +310,10 @@ bool Kernels::attention_recomputes(double weight_bytes) const {
 // as exact zeros, for the products with v (here) and dout (backward) to read; those right
 // of it, which nothing reads, are not written: their zeros were half of att's bytes written
 // once more. The dropped weights D live in a per-thread scratch; backward draws them again
-// from P and the key.
+// from P and the key. compute: the products' dtype (Products).
 void Kernels::attention(const KTensor& out, const KTensor& att, const KTensor& q,
                         const KTensor& k, const KTensor& v, double scale, bool causal,
-                        double dropout_p, uint64_t dropout_key) {
+                        double dropout_p, uint64_t dropout_key, DType compute) {
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   const bool lse_only = att.shape.size() + 1 == q.shape.size();
@@ -292,6 +323,7 @@ void Kernels::attention(const KTensor& out, const KTensor& att, const KTensor& q
   const int64_t lse_step = rc(saved).r;
   dispatch_floating(q.dtype, [&](auto z) {
     using T = decltype(z);
+    const Products<T> mm = products_in<T>(compute, "attention");
     const T s = T(scale);
     const int64_t ld = scratch_pitch<T>(Tk);
     const bool in_att = ld == Tk && !lse_only;  // scores formed in att itself
@@ -319,7 +351,7 @@ void Kernels::attention(const KTensor& out, const KTensor& att, const KTensor& q
         T* ob = out.ptr<T>() + off[0] + i0 * so.r;
         T* Sb = in_att ? P + i0 * Tk : S.data();
         const int64_t lds = in_att ? Tk : ld;
-        block_scores(qb, sq, pk, sk, rows, hs, keys, causal, Sb, lds);  // S = q kᵀ
+        block_scores(mm, qb, sq, pk, sk, rows, hs, keys, causal, Sb, lds);  // S = q kᵀ
         // In the scratch the weights stay unnormalized (E), and out and att are scaled
         // instead: out = P v = inv ⊙ (E v).
         softmax_rows(Sb, lds, i0, rows, Tk, causal, s, vis,
@@ -329,9 +361,9 @@ void Kernels::attention(const KTensor& out, const KTensor& att, const KTensor& q
         // its diagonal, so row i sums j <= i only.
         const auto [W, ldw] = block_weights(D.data(), ld, Sb, lds, at, i0, rows, Tk, vis,
                                             causal, dropout_p, dropout_key, false);
-        gemm<T>(rows, hv, rect, W, ldw, 1, pv, sv.r, sv.c, ob, so.r);
-        gemm<T>(rows, hv, vis - rect, W + rect, ldw, 1, pv + rect * sv.r, sv.r, sv.c, ob, so.r,
-                lower_a, /*accumulate=*/true);
+        mm(rows, hv, rect, W, ldw, 1, pv, sv.r, sv.c, ob, so.r);
+        mm(rows, hv, vis - rect, W + rect, ldw, 1, pv + rect * sv.r, sv.r, sv.c, ob, so.r, lower_a,
+           /*accumulate=*/true);
         if (!in_att) {
           for (int64_t r = 0; r < rows; ++r) {
             T* o = ob + r * so.r;
@@ -364,10 +396,12 @@ void Kernels::attention(const KTensor& out, const KTensor& att, const KTensor& q
 // Masked entries have P = 0, so their dS is 0 and they pass no gradient. Causal: a block's
 // products split into the keys every row sees and the diagonal block, whose triangle of
 // zeros the GEMM skips (Pᵀ and dSᵀ are zero below its diagonal, P and dS above it).
+// compute: the products' dtype, as the forward's (Products).
 void Kernels::attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                                  const KTensor& dout, const KTensor& q, const KTensor& k,
                                  const KTensor& v, const KTensor& att, double scale,
-                                 bool causal, double dropout_p, uint64_t dropout_key) {
+                                 bool causal, double dropout_p, uint64_t dropout_key,
+                                 DType compute) {
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   const bool lse_only = att.shape.size() + 1 == q.shape.size();
@@ -378,6 +412,7 @@ void Kernels::attention_backward(const KTensor& dq, const KTensor& dk, const KTe
   const int64_t ldq = rc(dq).r, ldk_out = rc(dk).r, ldv_out = rc(dv).r;
   dispatch_floating(q.dtype, [&](auto z) {
     using T = decltype(z);
+    const Products<T> mm = products_in<T>(compute, "attention_backward");
     const T s = T(scale);
     const Triangle lower_c = causal ? Triangle::kLowerC : Triangle::kNone;
     const Triangle lower_a = causal ? Triangle::kLowerA : Triangle::kNone;
@@ -429,7 +464,7 @@ void Kernels::attention_backward(const KTensor& dq, const KTensor& dk, const KTe
           const T* Pb = lse_only ? formed.data() : saved.ptr<T>() + off[7] + i0 * Tk;
           const int64_t ldp = lse_only ? ld : Tk;
           if (lse_only) {
-            block_scores(qb, sq, pk, sk, rows, hs, keys, causal, formed.data(), ld);
+            block_scores(mm, qb, sq, pk, sk, rows, hs, keys, causal, formed.data(), ld);
             weights_from_lse(formed.data(), ld, saved.ptr<T>() + off[7] + i0 * lse_step, lse_step,
                              i0, rows, Tk, vis, causal, s);
           }
@@ -442,14 +477,14 @@ void Kernels::attention_backward(const KTensor& dq, const KTensor& dk, const KTe
           // other in L1.
           const auto [W, ldw] = block_weights(D.data(), ld, Pb, ldp, at, i0, rows, Tk, vis,
                                               causal, dropout_p, dropout_key, copy_p);
-          gemm<T>(rect, hv, rows, W, 1, ldw, db, sd.r, sd.c, dvh, ldv, Triangle::kNone, add);
-          gemm<T>(vis - rect, hv, rows, W + rect, 1, ldw, db, sd.r, sd.c, dvh + rect * ldv, ldv,
-                  upper_a, add);
+          mm(rect, hv, rows, W, 1, ldw, db, sd.r, sd.c, dvh, ldv, Triangle::kNone, add);
+          mm(vis - rect, hv, rows, W + rect, 1, ldw, db, sd.r, sd.c, dvh + rect * ldv, ldv, upper_a,
+             add);
           // dP [rows, vis] = dout [rows, hv] @ vᵀ [hv, vis] (then masked as D was), then dS in
           // place, times the scale
-          gemm<T>(rows, rect, hv, db, sd.r, sd.c, pv, sv.c, sv.r, dSb, ld);
-          gemm<T>(rows, vis - rect, hv, db, sd.r, sd.c, pv + rect * sv.r, sv.c, sv.r, dSb + rect,
-                  ld, lower_c);
+          mm(rows, rect, hv, db, sd.r, sd.c, pv, sv.c, sv.r, dSb, ld);
+          mm(rows, vis - rect, hv, db, sd.r, sd.c, pv + rect * sv.r, sv.c, sv.r, dSb + rect, ld,
+             lower_c);
           if (dropout_p > 0)
             for (int64_t r = 0; r < rows; ++r)
               dropout_span<T>(dSb + r * ld, dSb + r * ld, visible(i0 + r, Tk, causal),
@@ -480,13 +515,13 @@ void Kernels::attention_backward(const KTensor& dq, const KTensor& dk, const KTe
             }
           }
           // dq [rows, hs] = dS [rows, vis] @ k [vis, hs]
-          gemm<T>(rows, hs, rect, dSb, ld, 1, pk, sk.r, sk.c, dqb, ldq);
-          gemm<T>(rows, hs, vis - rect, dSb + rect, ld, 1, pk + rect * sk.r, sk.r, sk.c, dqb, ldq,
-                  lower_a, true);
+          mm(rows, hs, rect, dSb, ld, 1, pk, sk.r, sk.c, dqb, ldq);
+          mm(rows, hs, vis - rect, dSb + rect, ld, 1, pk + rect * sk.r, sk.r, sk.c, dqb, ldq,
+             lower_a, true);
           // dk [vis, hs] += dSᵀ [vis, rows] @ q [rows, hs]
-          gemm<T>(rect, hs, rows, dSb, 1, ld, qb, sq.r, sq.c, dkh, ldk, Triangle::kNone, add);
-          gemm<T>(vis - rect, hs, rows, dSb + rect, 1, ld, qb, sq.r, sq.c, dkh + rect * ldk, ldk,
-                  upper_a, add);
+          mm(rect, hs, rows, dSb, 1, ld, qb, sq.r, sq.c, dkh, ldk, Triangle::kNone, add);
+          mm(vis - rect, hs, rows, dSb + rect, 1, ld, qb, sq.r, sq.c, dkh + rect * ldk, ldk,
+             upper_a, add);
         }
       }
     });

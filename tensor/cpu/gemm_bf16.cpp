@@ -21,11 +21,17 @@
 // Threads split C by row strips (or column strips when N has more of them), each packing its
 // own operands, as gemm_tiled does; every element of C is summed in the same order whatever
 // the thread count, so the bits do not depend on it.
+//
+// The fused attention's products (tensor/cpu/attention.cpp) pass causal attention's
+// triangles (tensor/cpu/gemm_call.h), skipped as gemm.cpp skips them: tiles of C wholly above
+// the diagonal (kLowerC), and the pairs of a strip's k range where A is zero (kLowerA,
+// kUpperA; pair_range).
 #include "tensor/cpu/gemm_bf16.h"
 
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <utility>
 #include <type_traits>
 #include <vector>
 
@@ -238,14 +244,33 @@ ATTIC_BF16_TARGET void gemv_columns(int64_t n0, int64_t n1, int64_t K, const flo
 }
 #endif
 
+// A thread's share of the product: its rows and columns of C start at (i0, j0) of the whole
+// one, which the triangle is drawn in.
+struct Part {
+  Triangle tri;
+  int64_t i0, j0;
+};
+
+// The pairs [pb, pe) of a KC block (k from pc, kp pairs) that a strip of A's rows [i0, i1) of
+// the whole product needs, as gemm.cpp's k_range: kLowerA ends them at the strip's last row,
+// kUpperA starts them at its first. A pair that straddles the edge holds one of A's zeros.
+inline std::pair<int64_t, int64_t> pair_range(Triangle tri, int64_t i0, int64_t i1, int64_t pc,
+                                              int64_t kp) {
+  int64_t pb = 0, pe = kp;
+  if (tri == Triangle::kLowerA) pe = std::clamp<int64_t>((i1 - pc + 1) / 2, 0, kp);
+  if (tri == Triangle::kUpperA) pb = std::clamp<int64_t>((i0 - pc) / 2, 0, kp);
+  return {std::min(pb, pe), pe};
+}
+
 // C[M, N] (+)= A @ B on this thread: the blocked loops over packed blocks. (Its target lets the
-// packing it inlines use AVX-512 too.)
+// packing it inlines use AVX-512 too.) kLowerC: a tile wholly above the diagonal is skipped.
 template <class TA, class TB>
 #if ATTIC_HAVE_AVX512_BF16_KERNEL
 ATTIC_BF16_TARGET
 #endif
 void gemm_blocked(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int64_t csa,
-                  const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, bool accumulate) {
+                  const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, bool accumulate,
+                  Part part) {
 #if ATTIC_HAVE_AVX512_BF16_KERNEL
   const int64_t kc_max = std::min(KC, K), kp_max = (kc_max + 1) / 2;
   uint32_t* Ap = t_pack_a.get(size_t((std::min(MC, M) + MR - 1) / MR * MR * row_pitch(kp_max)));
@@ -260,19 +285,24 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int
         const PackedA pa = pack_a(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
         for (int64_t jr = 0; jr < nc; jr += NR)
           for (int64_t ir = 0; ir < mc; ir += MR) {
-            const uint32_t* a = pa.a + ir / MR * pa.strip;
-            const uint32_t* b = Bp + jr * kp;
-            float* c = C + (ic + ir) * ldc + jc + jr;
             const int64_t m = std::min<int64_t>(MR, mc - ir), n = std::min<int64_t>(NR, nc - jr);
-            if (pa.rows) micro_kernel<true>(kp, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
-            else micro_kernel<false>(kp, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
+            const int64_t i0 = part.i0 + ic + ir, j0 = part.j0 + jc + jr;
+            if (part.tri == Triangle::kLowerC && j0 >= i0 + m) continue;  // wholly above
+            const auto [pb, pe] = pair_range(part.tri, i0, i0 + m, pc, kp);
+            const uint32_t* a = pa.a + ir / MR * pa.strip + pb * (pa.rows ? 1 : MR);
+            const uint32_t* b = Bp + jr * kp + pb * NR;
+            float* c = C + (ic + ir) * ldc + jc + jr;
+            if (pa.rows)
+              micro_kernel<true>(pe - pb, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
+            else
+              micro_kernel<false>(pe - pb, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
           }
       }
     }
   }
 #else
   (void)M, (void)N, (void)K, (void)A, (void)rsa, (void)csa, (void)B, (void)rsb, (void)csb,
-      (void)C, (void)ldc, (void)accumulate;
+      (void)C, (void)ldc, (void)accumulate, (void)part;
   fail("gemm_bf16: this build has no AVX512_BF16 kernel");
 #endif
 }
@@ -280,20 +310,22 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int
 // The same product split over threads by strips of C.
 template <class TA, class TB>
 void gemm_tiled(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int64_t csa,
-                const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, bool accumulate) {
+                const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, Triangle tri,
+                bool accumulate) {
   const int64_t m_strips = (M + MR - 1) / MR, n_strips = (N + NR - 1) / NR;
   if (m_strips >= n_strips) {
     const auto grain = int64_t(kMinFmasPerThread / (double(MR) * double(N) * double(K))) + 1;
     parallel_for(0, m_strips, grain, [&](int64_t s0, int64_t s1) {
       const int64_t i0 = s0 * MR, i1 = std::min(M, s1 * MR);
       gemm_blocked(i1 - i0, N, K, A + i0 * rsa, rsa, csa, B, rsb, csb, C + i0 * ldc, ldc,
-                   accumulate);
+                   accumulate, Part{tri, i0, 0});
     });
   } else {
     const auto grain = int64_t(kMinFmasPerThread / (double(NR) * double(M) * double(K))) + 1;
     parallel_for(0, n_strips, grain, [&](int64_t s0, int64_t s1) {
       const int64_t j0 = s0 * NR, j1 = std::min(N, s1 * NR);
-      gemm_blocked(M, j1 - j0, K, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, ldc, accumulate);
+      gemm_blocked(M, j1 - j0, K, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, ldc, accumulate,
+                   Part{tri, 0, j0});
     });
   }
 }
@@ -331,8 +363,8 @@ Bf16Path bf16_gemm_path() {
 
 template <class TA, class TB>
 void gemm_bf16(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int64_t csa,
-               const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, bool accumulate,
-               Bf16Path path) {
+               const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, Triangle tri,
+               bool accumulate, Bf16Path path) {
   ATTIC_CHECK(bf16_path_available(path), "gemm_bf16: path ", bf16_path_name(path),
               " needs a CPU level this one lacks (it has ", cpu_level_summary(), ")");
   if (M <= 0 || N <= 0) return;
@@ -343,24 +375,24 @@ void gemm_bf16(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int64_
   }
   if (path == Bf16Path::Convert) {
     const std::vector<float> a = rounded(M, K, A, rsa, csa), b = rounded(K, N, B, rsb, csb);
-    return gemm<float>(M, N, K, a.data(), K, 1, b.data(), N, 1, C, ldc, Triangle::kNone,
-                       accumulate);
+    return gemm<float>(M, N, K, a.data(), K, 1, b.data(), N, 1, C, ldc, tri, accumulate);
   }
 #if ATTIC_HAVE_AVX512_BF16_KERNEL
   if constexpr (std::is_same_v<TA, float> && std::is_same_v<TB, float>)
-    if (M == 1 && csa == 1 && rsb == 1) {
+    if (M == 1 && csa == 1 && rsb == 1 && tri == Triangle::kNone) {
       const int64_t grain = std::max<int64_t>(16, int64_t(kMinFmasPerThread) / K);
       return parallel_for(0, N, grain, [&](int64_t n0, int64_t n1) {
         gemv_columns(n0, n1, K, A, B, csb, C, accumulate);
       });
     }
 #endif
-  gemm_tiled(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, accumulate);
+  gemm_tiled(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, tri, accumulate);
 }
 
 #define ATTIC_GEMM_BF16(TA, TB)                                                              \
   template void gemm_bf16<TA, TB>(int64_t, int64_t, int64_t, const TA*, int64_t, int64_t,    \
-                                  const TB*, int64_t, int64_t, float*, int64_t, bool, Bf16Path);
+                                  const TB*, int64_t, int64_t, float*, int64_t, Triangle, bool, \
+                                  Bf16Path);
 ATTIC_GEMM_BF16(float, float)
 ATTIC_GEMM_BF16(bfloat16, bfloat16)
 ATTIC_GEMM_BF16(float, bfloat16)

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "tensor/cpu/gemm_call.h"
 #include "tensor/half.h"
 
 namespace attic::cpu {
@@ -32,10 +33,12 @@ void gemm_bf16_naive(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, 
                      const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc);
 
 // The fast one, multithreaded, on `path` (an unavailable path is an attic::Error). TA and TB
-// are float or bfloat16.
+// are float or bfloat16. tri: a triangle that causal attention knows to be zero in A, or not
+// to be wanted in C, as gemm() takes it (tensor/cpu/gemm_call.h), which may be skipped.
 template <class TA, class TB>
 void gemm_bf16(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int64_t csa,
                const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc,
-               bool accumulate = false, Bf16Path path = bf16_gemm_path());
+               Triangle tri = Triangle::kNone, bool accumulate = false,
+               Bf16Path path = bf16_gemm_path());
 
 }  // namespace attic::cpu

@@ -77,13 +77,15 @@ class Kernels final : public CpuBackend {
                            const KTensor& w) override;
   void attention(const KTensor& out, const KTensor& att, const KTensor& q, const KTensor& k,
                  const KTensor& v, double scale, bool causal, double dropout_p,
-                 uint64_t dropout_key) override;
+                 uint64_t dropout_key, DType compute) override;
   void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                           const KTensor& dout, const KTensor& q, const KTensor& k,
                           const KTensor& v, const KTensor& att, double scale,
-                          bool causal, double dropout_p, uint64_t dropout_key) override;
+                          bool causal, double dropout_p, uint64_t dropout_key,
+                          DType compute) override;
   void dropout(const KTensor& out, const KTensor& in, double p, uint64_t key) override;
   bool attention_recomputes(double weight_bytes) const override;
+  bool attention_computes(DType compute) const override;
   void routed_sum(const KTensor& out, const KTensor& w, const std::vector<KTensor>& src) override;
   void routed_sum_backward(const std::vector<KTensor>& dsrc, const KTensor& dw, const KTensor& g,
                            const KTensor& w, const std::vector<KTensor>& src) override;

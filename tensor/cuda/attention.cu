@@ -169,12 +169,16 @@ __global__ void attention_dscores_kernel(int64_t nrows, int64_t Tk, T scale, T* 
 // stride), att [*, Tq, Tk] contiguous (the softmax weights, saved for backward):
 //   S = q kᵀ · scale;  causal: S[i][j] = -inf for j > i;  P = softmax_rows(S);  out = P v.
 // dropout_p is always 0 here: fused_dropout() is false, so ops/attention.cpp takes the
-// composed path (softmax, dropout, matmul) when training with attention dropout.
+// composed path (softmax, dropout, matmul) when training with attention dropout. compute is
+// always kFloat32 (the operands' own dtype): attention_computes() accepts no other, so under
+// autocast the op runs this kernel's products unrounded.
 void CudaBackend::attention(const KTensor& out, const KTensor& att, const KTensor& q,
                             const KTensor& k, const KTensor& v, double scale, bool causal,
-                            double dropout_p, uint64_t /*dropout_key*/) {
+                            double dropout_p, uint64_t /*dropout_key*/, DType compute) {
   ATTIC_CHECK(dropout_p == 0, "cuda attention: dropout inside the fused kernel is not "
               "implemented (got dropout_p = ", dropout_p, ")");
+  ATTIC_CHECK(compute == DType::Float32, "cuda attention: products in ", dtype_name(compute),
+              " are not implemented (float32 only)");
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   if (att.numel() == 0) return fill(out, 0.0);  // no heads, no queries, or no keys (sums of 0)
@@ -201,9 +205,12 @@ void CudaBackend::attention(const KTensor& out, const KTensor& att, const KTenso
 void CudaBackend::attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                                      const KTensor& dout, const KTensor& q, const KTensor& k,
                                      const KTensor& v, const KTensor& att, double scale,
-                                     bool /*causal*/, double dropout_p, uint64_t /*dropout_key*/) {
+                                     bool /*causal*/, double dropout_p, uint64_t /*dropout_key*/,
+                                     DType compute) {
   ATTIC_CHECK(dropout_p == 0, "cuda attention_backward: dropout inside the fused kernel is not "
               "implemented (got dropout_p = ", dropout_p, ")");
+  ATTIC_CHECK(compute == DType::Float32, "cuda attention_backward: products in ",
+              dtype_name(compute), " are not implemented (float32 only)");
   const int64_t Tq = q.shape[q.shape.size() - 2], hs = q.shape.back();
   const int64_t Tk = k.shape[k.shape.size() - 2], hv = v.shape.back();
   if (att.numel() == 0) {  // no heads (all empty), no queries or no keys (sums of 0)

@@ -103,11 +103,12 @@ class CudaBackend final : public Backend {
                            const KTensor& w) override;
   void attention(const KTensor& out, const KTensor& att, const KTensor& q, const KTensor& k,
                  const KTensor& v, double scale, bool causal, double dropout_p,
-                 uint64_t dropout_key) override;
+                 uint64_t dropout_key, DType compute) override;
   void attention_backward(const KTensor& dq, const KTensor& dk, const KTensor& dv,
                           const KTensor& dout, const KTensor& q, const KTensor& k,
                           const KTensor& v, const KTensor& att, double scale,
-                          bool causal, double dropout_p, uint64_t dropout_key) override;
+                          bool causal, double dropout_p, uint64_t dropout_key,
+                          DType compute) override;
   void dropout(const KTensor& out, const KTensor& in, double p, uint64_t key) override;
   void tril(const KTensor& out, const KTensor& in, int64_t k, bool upper) override;
 

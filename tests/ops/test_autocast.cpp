@@ -156,3 +156,45 @@ TEST_CASE("autocast: a checkpointed block is recomputed in its forward's mode", 
   CHECK(grads[0] == grads[2]);
   CHECK(grads[1] == grads[3]);
 }
+
+TEST_CASE("autocast: the fused attention's products in bfloat16, as the composed path's",
+          "[autocast][attention]") {
+  // Under the guard the composed attention (matmul, softmax, matmul) rounds its products'
+  // operands to bfloat16; the fused kernel does the same inside (Backend::attention's
+  // compute), so the two agree to bfloat16's precision, forward and backward, and both stay
+  // apart from float32. The backward runs outside the guard: the node keeps the dtype.
+  manual_seed(11);
+  for (const bool causal : {false, true}) {
+    const Tensor q = randn({2, 3, 40, 16}).requires_grad_();
+    const Tensor k = randn({2, 3, 40, 16}).requires_grad_();
+    const Tensor v = randn({2, 3, 40, 16}).requires_grad_();
+    const Tensor g = randn({2, 3, 40, 16});
+    struct Run {
+      Tensor out, dq, dk, dv;
+    };
+    const auto run = [&](bool fused, DType dtype) {
+      SdpaOptions o;
+      o.is_causal = causal;
+      o.fused = fused;
+      Tensor out;
+      {
+        AutocastGuard cast(dtype);
+        out = scaled_dot_product_attention(q, k, v, o);
+      }
+      for (const Tensor* t : {&q, &k, &v}) t->set_grad(Tensor());
+      out.backward(g);
+      return Run{out.detach(), q.grad().clone(), k.grad().clone(), v.grad().clone()};
+    };
+    const Run fused = run(true, kBFloat16), composed = run(false, kBFloat16),
+              f32 = run(true, kFloat32);
+    INFO((causal ? "causal" : "not causal"));
+    CHECK(rel_err(fused.out, composed.out) < 1e-2);
+    CHECK(rel_err(fused.dq, composed.dq) < 2e-2);
+    CHECK(rel_err(fused.dk, composed.dk) < 2e-2);
+    CHECK(rel_err(fused.dv, composed.dv) < 2e-2);
+    CHECK(rel_err(fused.out, f32.out) > 1e-4);  // rounded
+    CHECK(rel_err(fused.dq, f32.dq) > 1e-4);
+    CHECK(fused.out.dtype() == kFloat32);
+    CHECK(fused.dq.dtype() == kFloat32);
+  }
+}

@@ -12,6 +12,7 @@
 
 #include "tensor/backend.h"
 #include "tensor/cpu/attention.h"
+#include "tensor/half.h"
 #include "tensor/threads.h"
 
 using namespace attic;
@@ -83,10 +84,10 @@ void check_against_naive(const Dims& d, bool causal, double tol) {
   std::vector<T> dq(q.size(), nan), dk(k.size(), nan), dv(v.size(), nan);
   Backend& be = backend_for(Device::CPU);
   be.attention(kt(out, H, Tq, hv), kt(att, H, Tq, Tk), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
-               kt(v, H, Tk, hv), scale, causal, 0.0, 0);
+               kt(v, H, Tk, hv), scale, causal, 0.0, 0, kFloat32);
   be.attention_backward(kt(dq, H, Tq, hs), kt(dk, H, Tk, hs), kt(dv, H, Tk, hv),
                         kt(dout, H, Tq, hv), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
-                        kt(v, H, Tk, hv), kt(att, H, Tq, Tk), scale, causal, 0.0, 0);
+                        kt(v, H, Tk, hv), kt(att, H, Tq, Tk), scale, causal, 0.0, 0, kFloat32);
   std::vector<T> r_out(out.size()), r_att(att.size()), r_dq(dq.size()), r_dk(dk.size()),
       r_dv(dv.size());
   for (int64_t h = 0; h < H; ++h) {
@@ -146,10 +147,10 @@ void check_against_naive(const Dims& d, bool causal, double tol) {
   std::fill(dk.begin(), dk.end(), nan);
   std::fill(dv.begin(), dv.end(), nan);
   be.attention(kt(out, H, Tq, hv), lse_t, kt(q, H, Tq, hs), kt(k, H, Tk, hs), kt(v, H, Tk, hv),
-               scale, causal, 0.0, 0);
+               scale, causal, 0.0, 0, kFloat32);
   be.attention_backward(kt(dq, H, Tq, hs), kt(dk, H, Tk, hs), kt(dv, H, Tk, hv),
                         kt(dout, H, Tq, hv), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
-                        kt(v, H, Tk, hv), lse_t, scale, causal, 0.0, 0);
+                        kt(v, H, Tk, hv), lse_t, scale, causal, 0.0, 0, kFloat32);
   INFO("att: log-sum-exp only");
   CHECK(rel_err(lse, r_lse) < tol);
   CHECK(rel_err(out, r_out) < tol);
@@ -203,10 +204,10 @@ TEST_CASE("fused CPU attention splits a head between threads, the same bit for b
         Backend& be = backend_for(Device::CPU);
         const auto H = d.H, Tq = d.Tq, Tk = d.Tk, hs = d.hs, hv = d.hv;
         be.attention(kt(r.out, H, Tq, hv), kt(r.att, H, Tq, Tk), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
-                     kt(v, H, Tk, hv), 0.25, causal, 0.0, 0);
+                     kt(v, H, Tk, hv), 0.25, causal, 0.0, 0, kFloat32);
         be.attention_backward(kt(r.dq, H, Tq, hs), kt(r.dk, H, Tk, hs), kt(r.dv, H, Tk, hv),
                               kt(dout, H, Tq, hv), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
-                              kt(v, H, Tk, hv), kt(r.att, H, Tq, Tk), 0.25, causal, 0.0, 0);
+                              kt(v, H, Tk, hv), kt(r.att, H, Tq, Tk), 0.25, causal, 0.0, 0, kFloat32);
         runs.push_back(std::move(r));
       }
       INFO("H " << d.H << " Tq " << d.Tq << " Tk " << d.Tk << (causal ? " causal" : ""));
@@ -227,10 +228,10 @@ TEST_CASE("fused CPU attention with no queries: dk and dv are zeros", "[cpu][att
   std::vector<float> none, k(5 * 4, 1.0f), v(5 * 3, 1.0f), dk(k.size(), NAN), dv(v.size(), NAN);
   Backend& be = backend_for(Device::CPU);
   be.attention(kt(none, 1, 0, 3), kt(none, 1, 0, 5), kt(none, 1, 0, 4), kt(k, 1, 5, 4),
-               kt(v, 1, 5, 3), 0.5, false, 0.0, 0);
+               kt(v, 1, 5, 3), 0.5, false, 0.0, 0, kFloat32);
   be.attention_backward(kt(none, 1, 0, 4), kt(dk, 1, 5, 4), kt(dv, 1, 5, 3), kt(none, 1, 0, 3),
                         kt(none, 1, 0, 4), kt(k, 1, 5, 4), kt(v, 1, 5, 3), kt(none, 1, 0, 5), 0.5,
-                        false, 0.0, 0);
+                        false, 0.0, 0, kFloat32);
   CHECK(dk == std::vector<float>(dk.size(), 0.0f));
   CHECK(dv == std::vector<float>(dv.size(), 0.0f));
 }
@@ -268,10 +269,10 @@ TEST_CASE("fused CPU attention saving only the log-sum-exp: dropout's mask as wi
           a.strides.pop_back();
         }
         be.attention(kt(r.out, H, Tq, hv), a, kt(q, H, Tq, hs), kt(k, H, Tk, hs),
-                     kt(v, H, Tk, hv), 0.25, causal, 0.3, 99);
+                     kt(v, H, Tk, hv), 0.25, causal, 0.3, 99, kFloat32);
         be.attention_backward(kt(r.dq, H, Tq, hs), kt(r.dk, H, Tk, hs), kt(r.dv, H, Tk, hv),
                               kt(dout, H, Tq, hv), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
-                              kt(v, H, Tk, hv), a, 0.25, causal, 0.3, 99);
+                              kt(v, H, Tk, hv), a, 0.25, causal, 0.3, 99, kFloat32);
         runs.push_back(std::move(r));
       }
       INFO("H " << H << " Tq " << Tq << " Tk " << Tk << (causal ? " causal" : ""));
@@ -289,4 +290,81 @@ TEST_CASE("fused CPU attention saving only the log-sum-exp: dropout's mask as wi
       }
     }
   set_num_threads(saved);
+}
+
+TEST_CASE("fused CPU attention with bfloat16 products: attention_naive's result on the rounded inputs, to bfloat16's precision",
+          "[cpu][attention][bf16]") {
+  // Under autocast the kernel's four products round their operands to bfloat16 and sum in
+  // float32 (compute = kBFloat16), P and the softmax staying float32. The reference is
+  // attention_naive in double on q, k, v and dout rounded to bfloat16: what remains is the
+  // rounding of P (or the unnormalized weights) and of dS as the products read them, a
+  // relative 2^-9 each, and float32 sums. The result must also differ from the float32
+  // kernel's, which reads the operands unrounded: the bfloat16 path ran. Both ways of saving
+  // for backward (P, and lse: the 4 KiB rows of T = 1024) and several query blocks are covered.
+  const std::vector<Dims> shapes = {{2, 5, 5, 4, 4},       {2, 64, 64, 32, 32},
+                                    {1, 100, 100, 64, 64}, {1, 300, 1100, 6, 4},
+                                    {1, 1024, 1024, 16, 16}};
+  Backend& be = backend_for(Device::CPU);
+  REQUIRE(be.attention_computes(kBFloat16));
+  const auto round = [](std::vector<float> x) {
+    for (float& e : x) e = to_float(to_bfloat16(e));
+    return x;
+  };
+  for (const Dims& d : shapes)
+    for (const bool causal : {false, true}) {
+      const int64_t H = d.H, Tq = d.Tq, Tk = d.Tk, hs = d.hs, hv = d.hv;
+      std::mt19937 rng(uint32_t(H * 1000 + Tq * 31 + Tk + causal));
+      std::vector<float> q = uniform<float>(size_t(H * Tq * hs), rng, 2.0);
+      std::vector<float> k = uniform<float>(size_t(H * Tk * hs), rng, 2.0);
+      std::vector<float> v = uniform<float>(size_t(H * Tk * hv), rng);
+      std::vector<float> dout = uniform<float>(size_t(H * Tq * hv), rng);
+      const float scale = float(1 / std::sqrt(double(hs)));
+      // The reference, head by head.
+      const auto widen = [](const std::vector<float>& x) {
+        return std::vector<double>(x.begin(), x.end());
+      };
+      const std::vector<double> rq = widen(round(q)), rk = widen(round(k)), rv = widen(round(v)),
+                                rd = widen(round(dout));
+      std::vector<double> r_out(dout.size()), r_att(size_t(H * Tq * Tk)), r_dq(q.size()),
+          r_dk(k.size()), r_dv(v.size());
+      for (int64_t h = 0; h < H; ++h) {
+        cpu::attention_naive<double>(Tq, Tk, hs, hv, &rq[size_t(h * Tq * hs)],
+                                     &rk[size_t(h * Tk * hs)], &rv[size_t(h * Tk * hv)], scale,
+                                     causal, &r_out[size_t(h * Tq * hv)],
+                                     &r_att[size_t(h * Tq * Tk)]);
+        cpu::attention_backward_naive<double>(
+            Tq, Tk, hs, hv, &rq[size_t(h * Tq * hs)], &rk[size_t(h * Tk * hs)],
+            &rv[size_t(h * Tk * hv)], &r_att[size_t(h * Tq * Tk)], &rd[size_t(h * Tq * hv)], scale,
+            &r_dq[size_t(h * Tq * hs)], &r_dk[size_t(h * Tk * hs)], &r_dv[size_t(h * Tk * hv)]);
+      }
+      const auto as_double = [](const std::vector<float>& x) {
+        return std::vector<double>(x.begin(), x.end());
+      };
+      const bool lse = Tk * 4 % 4096 == 0;  // save only each row's log-sum-exp
+      std::vector<std::vector<float>> got;  // out, dq, dk, dv of bfloat16, then of float32
+      for (const DType compute : {kBFloat16, kFloat32}) {
+        std::vector<float> out(dout.size()), att(size_t(H * Tq * (lse ? 1 : Tk)));
+        std::vector<float> dq(q.size()), dk(k.size()), dv(v.size());
+        KTensor a = kt(att, H, Tq, lse ? 1 : Tk);
+        if (lse) {
+          a.shape.pop_back();
+          a.strides.pop_back();
+        }
+        be.attention(kt(out, H, Tq, hv), a, kt(q, H, Tq, hs), kt(k, H, Tk, hs), kt(v, H, Tk, hv),
+                     scale, causal, 0.0, 0, compute);
+        be.attention_backward(kt(dq, H, Tq, hs), kt(dk, H, Tk, hs), kt(dv, H, Tk, hv),
+                              kt(dout, H, Tq, hv), kt(q, H, Tq, hs), kt(k, H, Tk, hs),
+                              kt(v, H, Tk, hv), a, scale, causal, 0.0, 0, compute);
+        for (auto* x : {&out, &dq, &dk, &dv}) got.push_back(std::move(*x));
+      }
+      INFO("H " << H << " Tq " << Tq << " Tk " << Tk << (causal ? " causal" : "")
+                << (lse ? " lse" : ""));
+      CHECK(rel_err(as_double(got[0]), r_out) < 1e-2);
+      CHECK(rel_err(as_double(got[1]), r_dq) < 1e-2);
+      CHECK(rel_err(as_double(got[2]), r_dk) < 1e-2);
+      CHECK(rel_err(as_double(got[3]), r_dv) < 1e-2);
+      double apart = 0;  // bfloat16's results against float32's
+      for (size_t i = 0; i < 4; ++i) apart = std::max(apart, rel_err(got[i], got[i + 4]));
+      CHECK(apart > 1e-4);
+    }
 }

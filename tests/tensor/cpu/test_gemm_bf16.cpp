@@ -65,23 +65,30 @@ struct Operand {
 // gemm_bf16 on `path` against gemm_bf16_naive, C (leading dimension N + 2) prefilled with NaN
 // (or with 1, accumulate). Whole-number operands must agree exactly; others within
 // 4 K eps_float32 Σ_k |A(i, k) B(k, j)| of the rounded operands, the bound of two float32 sums
-// of the same exact products in different orders.
+// of the same exact products in different orders. With a triangle, A's zero triangle
+// (kLowerA, kUpperA) is zeroed for both, and only the wanted C(i, j), j <= i, is compared for
+// kLowerC.
 template <class TA, class TB>
-void check(Bf16Path path, Dims d, Layout la, Layout lb, bool whole, bool accumulate) {
+void check(Bf16Path path, Dims d, Layout la, Layout lb, bool whole, bool accumulate,
+           cpu::Triangle tri = cpu::Triangle::kNone) {
   std::mt19937 rng(uint32_t(d.M * 7919 + d.N * 31 + d.K));
-  const Operand<TA> A(d.M, d.K, la, rng, whole);
+  Operand<TA> A(d.M, d.K, la, rng, whole);
   const Operand<TB> B(d.K, d.N, lb, rng, whole);
+  for (int64_t i = 0; i < d.M; ++i)
+    for (int64_t k = 0; k < d.K; ++k)
+      if ((tri == cpu::Triangle::kLowerA && k > i) || (tri == cpu::Triangle::kUpperA && k < i))
+        A.data[size_t(i * A.rs + k * A.cs)] = TA{};  // 0 in float and in bfloat16
   const int64_t ldc = d.N + 2;
   const float fill = accumulate ? 1.0f : std::numeric_limits<float>::quiet_NaN();
   std::vector<float> fast(size_t(d.M * ldc), fill), ref(size_t(d.M * ldc), 0.0f);
   cpu::gemm_bf16(d.M, d.N, d.K, A.data.data(), A.rs, A.cs, B.data.data(), B.rs, B.cs,
-                 fast.data(), ldc, accumulate, path);
+                 fast.data(), ldc, tri, accumulate, path);
   cpu::gemm_bf16_naive(d.M, d.N, d.K, A.data.data(), A.rs, A.cs, B.data.data(), B.rs, B.cs,
                        ref.data(), ldc);
   const double tol = 4.0 * double(d.K) * std::numeric_limits<float>::epsilon();
   int64_t bad = 0;
   for (int64_t i = 0; i < d.M; ++i) {
-    for (int64_t j = 0; j < d.N; ++j) {
+    for (int64_t j = 0; j < (tri == cpu::Triangle::kLowerC ? std::min(i + 1, d.N) : d.N); ++j) {
       double scale = 0;
       for (int64_t k = 0; k < d.K; ++k) scale += std::abs(double(A.at(i, k)) * double(B.at(k, j)));
       const size_t at = size_t(i * ldc + j);
@@ -95,7 +102,8 @@ void check(Bf16Path path, Dims d, Layout la, Layout lb, bool whole, bool accumul
   }
   INFO("path " << cpu::bf16_path_name(path) << " M=" << d.M << " N=" << d.N << " K=" << d.K
                << " layouts " << int(la) << "," << int(lb) << (whole ? " whole" : " random")
-               << (accumulate ? " accumulate" : "") << " threads=" << num_threads());
+               << (accumulate ? " accumulate" : "") << " triangle " << int(tri)
+               << " threads=" << num_threads());
   CHECK(bad == 0);
 }
 
@@ -155,6 +163,25 @@ TEST_CASE("gemm_bf16: the AVX512_BF16 path matches gemm_bf16_naive", "[cpu][gemm
   });
 }
 
+TEST_CASE("gemm_bf16: causal attention's triangles, on every path", "[cpu][gemm][bf16]") {
+  // The fused attention's products in bfloat16 (tensor/cpu/attention.cpp): square ones as a
+  // head's diagonal block, rectangles whose strips end (kLowerA) or start (kUpperA) inside a
+  // pair, K past one KC block, and a wide C that two threads split by columns (kLowerC then
+  // counts rows from each part's own origin).
+  using cpu::Triangle;
+  const std::vector<Dims> shapes = {{1, 1, 1},    {13, 13, 13},  {45, 45, 45},  {64, 64, 64},
+                                    {100, 40, 100}, {29, 70, 29}, {600, 16, 600}, {20, 400, 7}};
+  with_1_and_2_threads([&] {
+    for (Bf16Path path : paths())
+      for (Triangle tri : {Triangle::kLowerC, Triangle::kLowerA, Triangle::kUpperA})
+        for (const Dims& d : shapes)
+          for (bool acc : {false, true}) {
+            check<float, float>(path, d, Layout::RowMajor, Layout::RowMajor, true, acc, tri);
+            check<float, float>(path, d, Layout::Transposed, Layout::Transposed, false, acc, tri);
+          }
+  });
+}
+
 TEST_CASE("gemm_bf16: the same bits at one thread and two, on every path", "[cpu][gemm][bf16]") {
   const Dims d{300, 200, 700};
   std::mt19937 rng(5);
@@ -165,7 +192,7 @@ TEST_CASE("gemm_bf16: the same bits at one thread and two, on every path", "[cpu
     with_1_and_2_threads([&] {
       out.emplace_back(size_t(d.M * d.N));
       cpu::gemm_bf16(d.M, d.N, d.K, A.data.data(), A.rs, A.cs, B.data.data(), B.rs, B.cs,
-                     out.back().data(), d.N, false, path);
+                     out.back().data(), d.N, cpu::Triangle::kNone, false, path);
     });
     INFO("path " << cpu::bf16_path_name(path));
     CHECK(out[0] == out[1]);
@@ -177,14 +204,14 @@ TEST_CASE("gemm_bf16: empty products, and a path the CPU lacks", "[cpu][gemm][bf
   const float one = 1;
   for (Bf16Path path : paths()) {
     C.assign(6, 3.0f);
-    cpu::gemm_bf16(2, 3, 0, &one, 1, 1, &one, 1, 1, C.data(), 3, true, path);
+    cpu::gemm_bf16(2, 3, 0, &one, 1, 1, &one, 1, 1, C.data(), 3, cpu::Triangle::kNone, true, path);
     CHECK(C == std::vector<float>(6, 3.0f));  // K = 0, accumulate: C unchanged
-    cpu::gemm_bf16(2, 3, 0, &one, 1, 1, &one, 1, 1, C.data(), 3, false, path);
+    cpu::gemm_bf16(2, 3, 0, &one, 1, 1, &one, 1, 1, C.data(), 3, cpu::Triangle::kNone, false, path);
     CHECK(C == std::vector<float>(6, 0.0f));  // K = 0: C is the empty sum
   }
   if (!cpu::bf16_path_available(Bf16Path::Avx512Bf16))
-    CHECK_THROWS_AS(cpu::gemm_bf16(1, 1, 1, &one, 1, 1, &one, 1, 1, C.data(), 1, false,
-                                   Bf16Path::Avx512Bf16),
+    CHECK_THROWS_AS(cpu::gemm_bf16(1, 1, 1, &one, 1, 1, &one, 1, 1, C.data(), 1,
+                                   cpu::Triangle::kNone, false, Bf16Path::Avx512Bf16),
                     Error);
   CHECK(std::string(cpu::cpu_level_name(cpu::cpu_level())).size() > 0);
 }
