@@ -8,6 +8,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
 
 namespace attic::cpu {
 namespace {
@@ -67,6 +70,15 @@ CpuLevel detect() { return CpuLevel::Baseline; }
 bool detect_amx_bf16() { return false; }
 #endif
 
+// HWCAP2_BF16 in the auxiliary vector the kernel hands the process (<asm/hwcap.h>: bit 14).
+bool detect_neon_bf16() {
+#if defined(__aarch64__) && defined(__linux__)
+  return (getauxval(AT_HWCAP2) & (1ul << 14)) != 0;
+#else
+  return false;
+#endif
+}
+
 // ATTIC_CPU_CAPABILITY, checked against the supported level.
 CpuLevel chosen(CpuLevel supported) {
   const char* env = std::getenv("ATTIC_CPU_CAPABILITY");
@@ -109,10 +121,20 @@ bool cpu_has_amx_bf16() {
   return has;
 }
 
+bool cpu_neon_bf16() {
+  static const bool use = [] {
+    const char* env = std::getenv("ATTIC_CPU_CAPABILITY");
+    (void)cpu_level();  // a bad value is an Error there
+    return detect_neon_bf16() && (env == nullptr || *env == '\0');
+  }();
+  return use;
+}
+
 std::string cpu_level_summary() {
   std::string s = std::string(cpu_level_name(cpu_level())) + " (of " +
                   cpu_level_name(cpu_level_supported());
   if (cpu_level() != cpu_level_supported()) s += ", lowered by ATTIC_CPU_CAPABILITY";
+  if (detect_neon_bf16()) s += cpu_neon_bf16() ? "; NEON BF16" : "; NEON BF16 present, unused";
   if (cpu_has_amx_bf16()) s += "; AMX bf16 present, unused";
   return s + ")";
 }

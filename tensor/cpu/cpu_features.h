@@ -8,7 +8,8 @@
 //   avx512_bf16   and AVX512_BF16 (vdpbf16ps: two bf16 products summed into a float32 lane)
 // A level needs both the instructions (cpuid) and the operating system's saving of their
 // registers (xgetbv's XCR0), as PyTorch's cpuinfo and oneDNN check. On other architectures
-// the level is baseline.
+// the level is baseline; on AArch64 the bf16 GEMM also asks for Armv8.6's BF16 instructions
+// (cpu_neon_bf16).
 // The level picks the bf16 GEMM's path (gemm_bf16.h) and, in a portable build, which copy
 // of the float kernels runs (cpu_isa.h); a native build has one copy, for the machine that
 // built it.
@@ -33,6 +34,12 @@ CpuLevel cpu_level();
 // Whether the CPU reports AMX tiles for bf16 (amx_bf16 and amx_tile): named by attic bench,
 // not yet used by a kernel.
 bool cpu_has_amx_bf16();
+
+// Whether the bf16 GEMM may use AArch64's BF16 instructions (BFDOT: two bf16 products summed
+// into a float32 lane, FEAT_BF16 of Armv8.6, which Linux reports as HWCAP2_BF16): the CPU has
+// them and ATTIC_CPU_CAPABILITY is unset (on AArch64 its one level, baseline, turns them off,
+// so that tests and comparisons can take the convert path). Always false elsewhere.
+bool cpu_neon_bf16();
 
 // "avx512_bf16 (of avx512_bf16)", or "avx2 (of avx512_bf16, lowered by ATTIC_CPU_CAPABILITY)":
 // the level used and the level supported, as benchmarks name them.

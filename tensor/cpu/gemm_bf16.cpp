@@ -46,6 +46,19 @@
 // where the CPU has it (bf16_path_available): one binary for every x86-64 CPU.
 #define ATTIC_BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
 #include "tensor/cpu/x86_intrinsics.h"
+#elif defined(__aarch64__)
+#define ATTIC_HAVE_NEON_BF16_KERNEL 1
+// The same on AArch64: compiled for BF16 (an Armv8.6 feature that Armv8.2 cores may have, as
+// arm_neon.h declares its intrinsics) whatever the build targets, run only where the CPU
+// reports it (cpu_neon_bf16).
+#define ATTIC_NEON_BF16_TARGET __attribute__((target("arch=armv8.2-a+bf16")))
+#include <arm_neon.h>
+#endif
+#if !defined(ATTIC_HAVE_AVX512_BF16_KERNEL)
+#define ATTIC_HAVE_AVX512_BF16_KERNEL 0
+#endif
+#if !defined(ATTIC_HAVE_NEON_BF16_KERNEL)
+#define ATTIC_HAVE_NEON_BF16_KERNEL 0
 #endif
 
 namespace attic::cpu {
@@ -200,6 +213,65 @@ ATTIC_BF16_TARGET void micro_kernel(int64_t kp, const uint32_t* __restrict Ap, i
 }
 #endif
 
+#if ATTIC_HAVE_NEON_BF16_KERNEL
+// The AArch64 form of micro_kernel, on the same packed strips: BFDOT (Armv8.6's BF16),
+//   vbfdotq_f32(acc, a, b):   acc[l] += a[2l] b[2l] + a[2l+1] b[2l+1]     (l = 0 .. 3)
+// is vdpbf16ps on 4 lanes, so each word of a strip is again one pair. NEON's 32 vector
+// registers hold 14 rows of 8 columns (28 accumulators) beside two B vectors and one
+// broadcast A pair, so the tile's 32 columns are made 8 at a time, each pass reading the A
+// strip again from L1. (Arm defines BFDOT's rounding loosely: without FEAT_EBF16 it may flush
+// subnormals and round the pair's sum to odd before adding it, so this path and the others
+// agree to the order of float32's rounding, not bit for bit.)
+template <bool RowsA>
+ATTIC_NEON_BF16_TARGET void micro_kernel_neon(int64_t kp, const uint32_t* __restrict Ap,
+                                              int64_t pitch, const uint32_t* __restrict Bp,
+                                              float* C, int64_t ldc, int64_t m, int64_t n,
+                                              bool accumulate) {
+  const int64_t a_row = RowsA ? pitch : 1, a_step = RowsA ? 1 : MR;
+  for (int64_t j0 = 0; j0 < n; j0 += 8) {
+    float32x4_t acc[MR][2];
+    for (int i = 0; i < MR; ++i) acc[i][0] = acc[i][1] = vdupq_n_f32(0.0f);
+    const uint32_t* a = Ap;
+    const uint32_t* b = Bp + j0;
+    for (int64_t p = 0; p < kp; ++p, a += a_step, b += NR) {
+      const bfloat16x8_t b0 = vreinterpretq_bf16_u32(vld1q_u32(b));
+      const bfloat16x8_t b1 = vreinterpretq_bf16_u32(vld1q_u32(b + 4));
+      for (int i = 0; i < MR; ++i) {
+        const bfloat16x8_t ai = vreinterpretq_bf16_u32(vdupq_n_u32(a[i * a_row]));
+        acc[i][0] = vbfdotq_f32(acc[i][0], ai, b0);
+        acc[i][1] = vbfdotq_f32(acc[i][1], ai, b1);
+      }
+    }
+    // Columns j0 .. j0 + 7 of each of the tile's m rows, up to its n.
+    const int64_t cols = std::min<int64_t>(8, n - j0);
+    for (int64_t i = 0; i < m; ++i) {
+      float lane[8];
+      vst1q_f32(lane, acc[i][0]);
+      vst1q_f32(lane + 4, acc[i][1]);
+      float* c = C + i * ldc + j0;
+      for (int64_t j = 0; j < cols; ++j) c[j] = accumulate ? c[j] + lane[j] : lane[j];
+    }
+  }
+}
+#endif
+
+// The tile's product on this architecture's kernel.
+template <bool RowsA>
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+ATTIC_BF16_TARGET
+#endif
+inline void micro(int64_t kp, const uint32_t* Ap, int64_t pitch, const uint32_t* Bp, float* C,
+                  int64_t ldc, int64_t m, int64_t n, bool accumulate) {
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+  micro_kernel<RowsA>(kp, Ap, pitch, Bp, C, ldc, m, n, accumulate);
+#elif ATTIC_HAVE_NEON_BF16_KERNEL
+  micro_kernel_neon<RowsA>(kp, Ap, pitch, Bp, C, ldc, m, n, accumulate);
+#else
+  (void)kp, (void)Ap, (void)pitch, (void)Bp, (void)C, (void)ldc, (void)m, (void)n,
+      (void)accumulate;
+#endif
+}
+
 #if ATTIC_HAVE_AVX512_BF16_KERNEL
 // 16 float32 bit patterns u rounded to bfloat16 as bits() rounds them: the integer form of
 // round to nearest even (add 0x7FFF plus the kept half's lowest bit, keep the high half), NaN
@@ -271,7 +343,7 @@ ATTIC_BF16_TARGET
 void gemm_blocked(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int64_t csa,
                   const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, bool accumulate,
                   Part part) {
-#if ATTIC_HAVE_AVX512_BF16_KERNEL
+#if ATTIC_HAVE_AVX512_BF16_KERNEL || ATTIC_HAVE_NEON_BF16_KERNEL
   const int64_t kc_max = std::min(KC, K), kp_max = (kc_max + 1) / 2;
   uint32_t* Ap = t_pack_a.get(size_t((std::min(MC, M) + MR - 1) / MR * MR * row_pitch(kp_max)));
   uint32_t* Bp = t_pack_b.get(size_t((std::min(NC, N) + NR - 1) / NR * NR * kp_max));
@@ -293,9 +365,9 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int
             const uint32_t* b = Bp + jr * kp + pb * NR;
             float* c = C + (ic + ir) * ldc + jc + jr;
             if (pa.rows)
-              micro_kernel<true>(pe - pb, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
+              micro<true>(pe - pb, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
             else
-              micro_kernel<false>(pe - pb, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
+              micro<false>(pe - pb, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
           }
       }
     }
@@ -303,7 +375,7 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int
 #else
   (void)M, (void)N, (void)K, (void)A, (void)rsa, (void)csa, (void)B, (void)rsb, (void)csb,
       (void)C, (void)ldc, (void)accumulate, (void)part;
-  fail("gemm_bf16: this build has no AVX512_BF16 kernel");
+  fail("gemm_bf16: this build has no bf16 kernel (AVX512_BF16 or NEON BF16)");
 #endif
 }
 
@@ -345,20 +417,27 @@ std::vector<float> rounded(int64_t R, int64_t S, const T* X, int64_t rs, int64_t
 }  // namespace
 
 const char* bf16_path_name(Bf16Path path) {
-  return path == Bf16Path::Avx512Bf16 ? "avx512_bf16" : "convert";
+  switch (path) {
+    case Bf16Path::Avx512Bf16: return "avx512_bf16";
+    case Bf16Path::NeonBf16: return "neon_bf16";
+    case Bf16Path::Convert: break;
+  }
+  return "convert";
 }
 
 bool bf16_path_available(Bf16Path path) {
-  if (path == Bf16Path::Convert) return true;
-#if ATTIC_HAVE_AVX512_BF16_KERNEL
-  return cpu_level() >= CpuLevel::Avx512Bf16;
-#else
+  switch (path) {
+    case Bf16Path::Convert: return true;
+    case Bf16Path::Avx512Bf16: return ATTIC_HAVE_AVX512_BF16_KERNEL && cpu_level() >= CpuLevel::Avx512Bf16;
+    case Bf16Path::NeonBf16: return ATTIC_HAVE_NEON_BF16_KERNEL && cpu_neon_bf16();
+  }
   return false;
-#endif
 }
 
 Bf16Path bf16_gemm_path() {
-  return bf16_path_available(Bf16Path::Avx512Bf16) ? Bf16Path::Avx512Bf16 : Bf16Path::Convert;
+  for (Bf16Path p : {Bf16Path::Avx512Bf16, Bf16Path::NeonBf16})
+    if (bf16_path_available(p)) return p;
+  return Bf16Path::Convert;
 }
 
 template <class TA, class TB>

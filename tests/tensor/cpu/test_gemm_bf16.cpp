@@ -107,18 +107,25 @@ void check(Bf16Path path, Dims d, Layout la, Layout lb, bool whole, bool accumul
   CHECK(bad == 0);
 }
 
-// The paths to test: Convert always; Avx512Bf16 where the CPU has it, else a skip line.
+// The paths of bf16 instructions: AVX512_BF16's vdpbf16ps, NEON's BFDOT.
+const Bf16Path kHardwarePaths[] = {Bf16Path::Avx512Bf16, Bf16Path::NeonBf16};
+
+// The paths to test: Convert always; the others where the CPU has them.
 std::vector<Bf16Path> paths() {
   std::vector<Bf16Path> p = {Bf16Path::Convert};
-  if (cpu::bf16_path_available(Bf16Path::Avx512Bf16)) p.push_back(Bf16Path::Avx512Bf16);
+  for (Bf16Path h : kHardwarePaths)
+    if (cpu::bf16_path_available(h)) p.push_back(h);
   return p;
 }
 
-bool skip_without_avx512_bf16() {
-  if (cpu::bf16_path_available(Bf16Path::Avx512Bf16)) return false;
-  std::cout << "skipped: this CPU runs at " << cpu::cpu_level_summary()
-            << ", without AVX512_BF16" << std::endl;
-  return true;
+// The hardware paths this CPU runs, or none, with a skip line.
+std::vector<Bf16Path> hardware_paths() {
+  std::vector<Bf16Path> p = paths();
+  p.erase(p.begin());
+  if (p.empty())
+    std::cout << "skipped: this CPU runs at " << cpu::cpu_level_summary()
+              << ", without AVX512_BF16 or NEON BF16" << std::endl;
+  return p;
 }
 
 template <class F>
@@ -144,23 +151,24 @@ TEST_CASE("gemm_bf16: the convert path matches gemm_bf16_naive", "[cpu][gemm][bf
   });
 }
 
-TEST_CASE("gemm_bf16: the AVX512_BF16 path matches gemm_bf16_naive", "[cpu][gemm][bf16]") {
-  if (skip_without_avx512_bf16()) return;
-  with_1_and_2_threads([] {
-    for (const Dims& d : kShapes)
-      for (Layout la : {Layout::RowMajor, Layout::Transposed, Layout::Strided})
-        for (Layout lb : {Layout::RowMajor, Layout::Transposed})
-          for (bool whole : {true, false})
-            check<float, float>(Bf16Path::Avx512Bf16, d, la, lb, whole, false);
-    for (bool acc : {false, true}) {
-      check<bfloat16, bfloat16>(Bf16Path::Avx512Bf16, {45, 70, 99}, Layout::RowMajor,
-                                Layout::RowMajor, false, acc);
-      check<float, bfloat16>(Bf16Path::Avx512Bf16, {45, 70, 99}, Layout::Strided,
-                             Layout::Transposed, true, acc);
-      check<bfloat16, float>(Bf16Path::Avx512Bf16, {3, 700, 600}, Layout::Transposed,
-                             Layout::RowMajor, false, acc);
-    }
-  });
+TEST_CASE("gemm_bf16: the AVX512_BF16 and NEON BF16 paths match gemm_bf16_naive",
+          "[cpu][gemm][bf16]") {
+  for (Bf16Path path : hardware_paths())
+    with_1_and_2_threads([path] {
+      for (const Dims& d : kShapes)
+        for (Layout la : {Layout::RowMajor, Layout::Transposed, Layout::Strided})
+          for (Layout lb : {Layout::RowMajor, Layout::Transposed})
+            for (bool whole : {true, false})
+              check<float, float>(path, d, la, lb, whole, false);
+      for (bool acc : {false, true}) {
+        check<bfloat16, bfloat16>(path, {45, 70, 99}, Layout::RowMajor, Layout::RowMajor, false,
+                                  acc);
+        check<float, bfloat16>(path, {45, 70, 99}, Layout::Strided, Layout::Transposed, true,
+                               acc);
+        check<bfloat16, float>(path, {3, 700, 600}, Layout::Transposed, Layout::RowMajor, false,
+                               acc);
+      }
+    });
 }
 
 TEST_CASE("gemm_bf16: causal attention's triangles, on every path", "[cpu][gemm][bf16]") {
@@ -209,9 +217,10 @@ TEST_CASE("gemm_bf16: empty products, and a path the CPU lacks", "[cpu][gemm][bf
     cpu::gemm_bf16(2, 3, 0, &one, 1, 1, &one, 1, 1, C.data(), 3, cpu::Triangle::kNone, false, path);
     CHECK(C == std::vector<float>(6, 0.0f));  // K = 0: C is the empty sum
   }
-  if (!cpu::bf16_path_available(Bf16Path::Avx512Bf16))
-    CHECK_THROWS_AS(cpu::gemm_bf16(1, 1, 1, &one, 1, 1, &one, 1, 1, C.data(), 1,
-                                   cpu::Triangle::kNone, false, Bf16Path::Avx512Bf16),
-                    Error);
+  for (Bf16Path path : kHardwarePaths)
+    if (!cpu::bf16_path_available(path))
+      CHECK_THROWS_AS(cpu::gemm_bf16(1, 1, 1, &one, 1, 1, &one, 1, 1, C.data(), 1,
+                                     cpu::Triangle::kNone, false, path),
+                      Error);
   CHECK(std::string(cpu::cpu_level_name(cpu::cpu_level())).size() > 0);
 }
