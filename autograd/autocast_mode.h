@@ -8,7 +8,7 @@
 //
 // Inside the guard, matmul (and so linear, and every product a model writes with it) rounds
 // its float32 operands to bfloat16 and sums in float32 (Backend::matmul_reduced, ops/matmul.cpp);
-// its result is float32. So do the four products of the fused attention, where the backend's
+// its result is float32. So do the products of the fused attention, where the backend's
 // kernel has them (ops/attention.cpp, fused_compute), while its softmax stays float32.
 // Everything else stays float32, as PyTorch's autocast keeps LayerNorm, softmax, the loss and
 // reductions: the elementwise ops, the loss, the optimizer. Parameters stay float32 (the

@@ -129,7 +129,7 @@ class Backend {
   // A backend that has no dropout inside its kernel is only called with dropout_p = 0
   // (fused_dropout() false). compute, as matmul's and matmul_reduced's: kFloat32 for
   // products in the operands' own dtype (float32 or float64); under autocast a reduced dtype
-  // that attention_computes() accepts, for float32 q, k, v: the four products round their
+  // that attention_computes() accepts, for float32 q, k, v: the products round their
   // operands to it and sum in float32, while the softmax, P and what is saved stay float32.
   virtual void attention(const KTensor& out, const KTensor& att, const KTensor& q,
                          const KTensor& k, const KTensor& v, double scale, bool causal,

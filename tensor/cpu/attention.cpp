@@ -102,10 +102,11 @@ Keys keys_of(int64_t i0, int64_t i1, int64_t Tk, bool causal) {
   return {std::min(i0, Tk), std::min(i1, Tk)};
 }
 
-// The four products of a call, in T (gemm), or, for float32 operands under autocast
-// (compute = bfloat16), in gemm_bf16: each operand rounded to bfloat16 as it is packed, the
-// sums float32, as PyTorch's CPU attention runs under torch.autocast("cpu", torch.bfloat16)
-// on bfloat16 q, k, v. Both take the same triangles.
+// The products of a call (q kᵀ and P v forward; Pᵀ dout, dout vᵀ, dS k and dSᵀ q backward), in
+// T (gemm), or, for float32 operands under autocast (compute = bfloat16), in gemm_bf16: each
+// operand rounded to bfloat16 as it is packed, the sums float32, as PyTorch's CPU attention
+// runs under torch.autocast("cpu", torch.bfloat16) on bfloat16 q, k, v. Both take the same
+// triangles.
 template <class T>
 struct Products {
   bool bf16 = false;
@@ -122,8 +123,8 @@ struct Products {
 template <class T>
 Products<T> products_in(DType compute, const char* op) {
   ATTIC_CHECK(compute == kFloat32 || (compute == kBFloat16 && std::is_same_v<T, float>), op,
-              ": products in ", dtype_name(compute), " need float32 q, k, v and bfloat16 (got ",
-              dtype_name(dtype_of<T>::value), " operands)");
+              ": products in ", dtype_name(compute), " are not implemented for ",
+              dtype_name(dtype_of<T>::value), " q, k, v (bfloat16 ones are, for float32)");
   return {compute == kBFloat16};
 }
 

@@ -31,8 +31,8 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
-#include <utility>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "tensor/cpu/cpu_features.h"
@@ -428,8 +428,10 @@ const char* bf16_path_name(Bf16Path path) {
 bool bf16_path_available(Bf16Path path) {
   switch (path) {
     case Bf16Path::Convert: return true;
-    case Bf16Path::Avx512Bf16: return ATTIC_HAVE_AVX512_BF16_KERNEL && cpu_level() >= CpuLevel::Avx512Bf16;
-    case Bf16Path::NeonBf16: return ATTIC_HAVE_NEON_BF16_KERNEL && cpu_neon_bf16();
+    case Bf16Path::Avx512Bf16:
+      return ATTIC_HAVE_AVX512_BF16_KERNEL && cpu_level() >= CpuLevel::Avx512Bf16;
+    case Bf16Path::NeonBf16:
+      return ATTIC_HAVE_NEON_BF16_KERNEL && cpu_neon_bf16();
   }
   return false;
 }

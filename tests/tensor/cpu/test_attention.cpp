@@ -294,7 +294,7 @@ TEST_CASE("fused CPU attention saving only the log-sum-exp: dropout's mask as wi
 
 TEST_CASE("fused CPU attention with bfloat16 products: attention_naive's result on the rounded inputs, to bfloat16's precision",
           "[cpu][attention][bf16]") {
-  // Under autocast the kernel's four products round their operands to bfloat16 and sum in
+  // Under autocast the kernel's products round their operands to bfloat16 and sum in
   // float32 (compute = kBFloat16), P and the softmax staying float32. The reference is
   // attention_naive in double on q, k, v and dout rounded to bfloat16: what remains is the
   // rounding of P (or the unnormalized weights) and of dS as the products read them, a
