@@ -123,8 +123,8 @@ void TrainConfig::take_gpt2_shape(const Options& given) {
 void TrainConfig::print_notes(std::ostream& out) const {
   if (compute_dtype() == kBFloat16 && device == "cpu" &&
       cpu::bf16_gemm_path() == cpu::Bf16Path::Convert)
-    out << "note: dtype = bfloat16 on a CPU without AVX512_BF16 or NEON BF16 (" << cpu::cpu_level_summary()
-        << "): the products round their operands to bfloat16 and run the float32 GEMM, so they "
+    out << "note: dtype = bfloat16 on a CPU without AVX512_BF16 or NEON BF16 ("
+        << cpu::cpu_level_summary() << "): the products round their operands to bfloat16 and run the float32 GEMM, so they "
            "give bfloat16's numbers more slowly than float32 does\n";
   if (compile)
     out << "note: compile = true: attic has no compile step. torch.compile fuses PyTorch's ops into "

@@ -255,6 +255,7 @@ ATTIC_NEON_BF16_TARGET void micro_kernel_neon(int64_t kp, const uint32_t* __rest
 }
 #endif
 
+#if ATTIC_HAVE_AVX512_BF16_KERNEL || ATTIC_HAVE_NEON_BF16_KERNEL
 // The tile's product on this architecture's kernel.
 template <bool RowsA>
 #if ATTIC_HAVE_AVX512_BF16_KERNEL
@@ -264,13 +265,11 @@ inline void micro(int64_t kp, const uint32_t* Ap, int64_t pitch, const uint32_t*
                   int64_t ldc, int64_t m, int64_t n, bool accumulate) {
 #if ATTIC_HAVE_AVX512_BF16_KERNEL
   micro_kernel<RowsA>(kp, Ap, pitch, Bp, C, ldc, m, n, accumulate);
-#elif ATTIC_HAVE_NEON_BF16_KERNEL
-  micro_kernel_neon<RowsA>(kp, Ap, pitch, Bp, C, ldc, m, n, accumulate);
 #else
-  (void)kp, (void)Ap, (void)pitch, (void)Bp, (void)C, (void)ldc, (void)m, (void)n,
-      (void)accumulate;
+  micro_kernel_neon<RowsA>(kp, Ap, pitch, Bp, C, ldc, m, n, accumulate);
 #endif
 }
+#endif
 
 #if ATTIC_HAVE_AVX512_BF16_KERNEL
 // 16 float32 bit patterns u rounded to bfloat16 as bits() rounds them: the integer form of

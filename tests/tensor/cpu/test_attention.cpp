@@ -337,9 +337,6 @@ TEST_CASE("fused CPU attention with bfloat16 products: attention_naive's result 
             &rv[size_t(h * Tk * hv)], &r_att[size_t(h * Tq * Tk)], &rd[size_t(h * Tq * hv)], scale,
             &r_dq[size_t(h * Tq * hs)], &r_dk[size_t(h * Tk * hs)], &r_dv[size_t(h * Tk * hv)]);
       }
-      const auto as_double = [](const std::vector<float>& x) {
-        return std::vector<double>(x.begin(), x.end());
-      };
       const bool lse = Tk * 4 % 4096 == 0;  // save only each row's log-sum-exp
       std::vector<std::vector<float>> got;  // out, dq, dk, dv of bfloat16, then of float32
       for (const DType compute : {kBFloat16, kFloat32}) {
@@ -359,10 +356,10 @@ TEST_CASE("fused CPU attention with bfloat16 products: attention_naive's result 
       }
       INFO("H " << H << " Tq " << Tq << " Tk " << Tk << (causal ? " causal" : "")
                 << (lse ? " lse" : ""));
-      CHECK(rel_err(as_double(got[0]), r_out) < 1e-2);
-      CHECK(rel_err(as_double(got[1]), r_dq) < 1e-2);
-      CHECK(rel_err(as_double(got[2]), r_dk) < 1e-2);
-      CHECK(rel_err(as_double(got[3]), r_dv) < 1e-2);
+      CHECK(rel_err(widen(got[0]), r_out) < 1e-2);
+      CHECK(rel_err(widen(got[1]), r_dq) < 1e-2);
+      CHECK(rel_err(widen(got[2]), r_dk) < 1e-2);
+      CHECK(rel_err(widen(got[3]), r_dv) < 1e-2);
       double apart = 0;  // bfloat16's results against float32's
       for (size_t i = 0; i < 4; ++i) apart = std::max(apart, rel_err(got[i], got[i + 4]));
       CHECK(apart > 1e-4);
