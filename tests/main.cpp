@@ -16,7 +16,8 @@ int main(int argc, char* argv[]) {
   using attic::cpu::CpuLevel;
   const char* want = std::getenv("ATTIC_CPU_CAPABILITY");
   const CpuLevel supported = attic::cpu::cpu_level_supported();
-  for (CpuLevel l : {CpuLevel::Baseline, CpuLevel::Avx2, CpuLevel::Avx512, CpuLevel::Avx512Bf16})
+  for (CpuLevel l : {CpuLevel::Baseline, CpuLevel::Avx2, CpuLevel::Avx512, CpuLevel::Avx512Bf16,
+                     CpuLevel::AmxBf16})
     if (want != nullptr && std::string(want) == attic::cpu::cpu_level_name(l) &&
         int(l) > int(supported)) {
       std::cout << "skipped (cpu level): ATTIC_CPU_CAPABILITY=" << want << ", and this CPU "

@@ -212,7 +212,8 @@ CpuBackend& cpu_backend() {
 #if defined(ATTIC_CPU_LEVELS)
     switch (cpu_level()) {
       case CpuLevel::Avx512:
-      case CpuLevel::Avx512Bf16: return avx512::make_kernels();
+      case CpuLevel::Avx512Bf16:
+      case CpuLevel::AmxBf16: return avx512::make_kernels();
       case CpuLevel::Avx2: return avx2::make_kernels();
       case CpuLevel::Baseline: break;
     }

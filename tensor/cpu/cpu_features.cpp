@@ -11,12 +11,16 @@
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 #endif
+#if defined(__x86_64__) && defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 namespace attic::cpu {
 namespace {
 
 constexpr CpuLevel kLevels[] = {CpuLevel::Baseline, CpuLevel::Avx2, CpuLevel::Avx512,
-                                CpuLevel::Avx512Bf16};
+                                CpuLevel::Avx512Bf16, CpuLevel::AmxBf16};
 
 #if defined(__x86_64__) || defined(__i386__)
 struct Cpuid {
@@ -38,6 +42,18 @@ unsigned long long xcr0() {
   return (static_cast<unsigned long long>(hi) << 32) | lo;
 }
 
+// Linux keeps AMX's 8 KiB of tile data out of a thread's saved state until the process asks
+// for it (Documentation/arch/x86/xstate.rst): XFEATURE_XTILEDATA is state component 18, and
+// a grant covers every thread of the process, present and future. Elsewhere: never granted.
+bool amx_granted() {
+#if defined(__x86_64__) && defined(__linux__)
+  constexpr long kArchReqXcompPerm = 0x1023, kXfeatureXtiledata = 18;
+  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+#else
+  return false;
+#endif
+}
+
 CpuLevel detect() {
   const Cpuid l1 = cpuid(1, 0), l7 = cpuid(7, 0), e1 = cpuid(0x80000001u, 0);
   const Cpuid l7s1 = l7.a >= 1 ? cpuid(7, 1) : Cpuid{};  // leaf 7's EAX: its last sub-leaf
@@ -56,9 +72,12 @@ CpuLevel detect() {
   const bool v4 = bit(l7.b, 16) && bit(l7.b, 17) && bit(l7.b, 28) && bit(l7.b, 30) &&
                   bit(l7.b, 31);
   const bool avx512bf16 = bit(l7s1.a, 5);
+  const bool amx = bit(l7.d, 22) /* amx_bf16 */ && bit(l7.d, 24) /* amx_tile */;
+  const bool tile_state = (x & 0x60000u) == 0x60000u;  // XTILECFG and XTILEDATA
   if (!(ymm_state && v3)) return CpuLevel::Baseline;
   if (!(zmm_state && v4)) return CpuLevel::Avx2;
-  return avx512bf16 ? CpuLevel::Avx512Bf16 : CpuLevel::Avx512;
+  if (!avx512bf16) return CpuLevel::Avx512;
+  return amx && tile_state && amx_granted() ? CpuLevel::AmxBf16 : CpuLevel::Avx512Bf16;
 }
 
 bool detect_amx_bf16() {
@@ -90,7 +109,7 @@ CpuLevel chosen(CpuLevel supported) {
                   cpu_level_name(supported), " at most, so it cannot run ", want, " kernels");
       return l;
     }
-  fail("ATTIC_CPU_CAPABILITY=", want, ": not a level (baseline, avx2, avx512, avx512_bf16)");
+  fail("ATTIC_CPU_CAPABILITY=", want, ": not a level (baseline, avx2, avx512, avx512_bf16, amx_bf16)");
 }
 
 }  // namespace
@@ -101,6 +120,7 @@ const char* cpu_level_name(CpuLevel level) {
     case CpuLevel::Avx2: return "avx2";
     case CpuLevel::Avx512: return "avx512";
     case CpuLevel::Avx512Bf16: return "avx512_bf16";
+    case CpuLevel::AmxBf16: return "amx_bf16";
   }
   return "?";
 }
@@ -135,7 +155,8 @@ std::string cpu_level_summary() {
                   cpu_level_name(cpu_level_supported());
   if (cpu_level() != cpu_level_supported()) s += ", lowered by ATTIC_CPU_CAPABILITY";
   if (detect_neon_bf16()) s += cpu_neon_bf16() ? "; NEON BF16" : "; NEON BF16 present, unused";
-  if (cpu_has_amx_bf16()) s += "; AMX bf16 present, unused";
+  if (cpu_has_amx_bf16() && int(cpu_level_supported()) < int(CpuLevel::AmxBf16))
+    s += "; AMX bf16 present, its tile state not granted by the operating system";
   return s + ")";
 }
 

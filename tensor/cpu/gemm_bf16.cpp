@@ -22,6 +22,19 @@
 // own operands, as gemm_tiled does; every element of C is summed in the same order whatever
 // the thread count, so the bits do not depend on it.
 //
+// Where the CPU has AMX (the amx_bf16 level, tensor/cpu/cpu_features.h), the same packed
+// pairs feed tdpbf16ps instead, which multiplies whole tiles (Intel's Architecture
+// Instruction Set Extensions reference, "Intel AMX"):
+//
+//   tdpbf16ps c, a, b:   c[i][l] += Σ_p a[i][2p] b[p][2l] + a[i][2p+1] b[p][2l+1]
+//                        c: 16 x 16 float32, a: 16 rows of 16 pairs, b: 16 pairs of 16 columns
+//
+// with the same rounding as vdpbf16ps. A row-major A strip's row i is a tile row of a (16
+// consecutive pairs), and a B strip's pair p is a tile row of b, so both packings load into
+// tiles as they are; a 32 x 32 block of C is 2 x 2 tiles of c over 2 tiles of a and 2 of b,
+// the 8 tile registers, and each instruction does 8192 multiply-adds where vdpbf16ps does 32.
+// The pairs are padded with zeros to a multiple of 16, a tile's depth.
+//
 // The fused attention's products (tensor/cpu/attention.cpp) pass causal attention's
 // triangles (tensor/cpu/gemm_call.h), skipped as gemm.cpp skips them: tiles of C wholly above
 // the diagonal (kLowerC), and the pairs of a strip's k range where A is zero (kLowerA,
@@ -45,6 +58,9 @@
 // The kernel's functions are compiled for AVX512_BF16 whatever the build targets, and run only
 // where the CPU has it (bf16_path_available): one binary for every x86-64 CPU.
 #define ATTIC_BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+// And AMX's, run only at the amx_bf16 level, whose grant of the tile state cpu_level() asks for.
+#define ATTIC_AMX_TARGET \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,amx-tile,amx-bf16")))
 #include "tensor/cpu/x86_intrinsics.h"
 #elif defined(__aarch64__)
 #define ATTIC_HAVE_NEON_BF16_KERNEL 1
@@ -73,6 +89,10 @@ constexpr int NR = 32;
 constexpr int64_t KC = 512;
 constexpr int64_t MC = (1024 * 1024) / (KC * 2) / MR * MR;
 constexpr int64_t NC = (1024 * 1024) / (KC * 2) / NR * NR;
+// The AMX block of C: 2 x 2 tiles of 16 x 16, over pairs padded to a tile's depth of 16.
+constexpr int kAmxMR = 32;
+constexpr int64_t kAmxPairs = 16;
+constexpr int64_t kAmxMC = (1024 * 1024) / (KC * 2) / kAmxMR * kAmxMR;
 // A thread gets at least this many multiply-adds.
 constexpr double kMinFmasPerThread = 1 << 20;
 
@@ -92,27 +112,189 @@ struct PackedA {
 // multiple of 1 KiB.
 constexpr int64_t row_pitch(int64_t kp) { return (kp + 15) / 16 * 16 + 16; }
 
-// A [mc, kc] -> strips of MR rows, kp = ceil(kc / 2) pairs each, padded with zeros. A
-// row-major A (csa == 1) is packed row by row: a row's pairs are then its own elements as
-// bfloat16, in order (pair p = elements 2p and 2p + 1), a unit-stride conversion. Any other A
-// is packed pair by pair as the file comment draws it, the loops running down its columns
-// when it is column-major (the dYᵀ of dW = dYᵀ X), so that each line read is used whole.
-template <class TA>
-PackedA pack_a(int64_t mc, int64_t kc, const TA* A, int64_t rsa, int64_t csa, uint32_t* Ap) {
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+// 16 float32 bit patterns u rounded to bfloat16 as bits() rounds them: the integer form of
+// round to nearest even (add 0x7FFF plus the kept half's lowest bit, keep the high half), NaN
+// to 0xFFFF; each lane's low 16 bits kept (vpmovdw).
+ATTIC_BF16_TARGET inline __m256i rounded_16(__m512i u) {
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  const __m512i r =
+      _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF))), 16);
+  const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF)),
+                                                _mm512_set1_epi32(0x7F800000));
+  return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(r, nan, _mm512_set1_epi32(0xFFFF)));
+}
+
+// 32 floats from p (n of them, n <= 32, the rest read as 0) rounded to bfloat16, in order.
+ATTIC_BF16_TARGET inline __m512bh rounded_32(const float* p, int64_t n) {
+  const __mmask16 m0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
+  const __mmask16 m1 = n >= 32 ? __mmask16(0xFFFF) : n > 16 ? __mmask16((1u << (n - 16)) - 1) : 0;
+  const __m256i lo = rounded_16(_mm512_castps_si512(_mm512_maskz_loadu_ps(m0, p)));
+  const __m256i hi = rounded_16(_mm512_castps_si512(_mm512_maskz_loadu_ps(m1, p + 16)));
+  return (__m512bh)_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
+// Float operands are packed 16 words at a time (AVX-512): the rounding above on each 16
+// floats, and where the words must change direction (a column-major A into row strips, a
+// transposed B into pair rows), a transpose of 16 x 16 words in registers. The scalar loops
+// below pack everything else (bfloat16 operands, strided ones, other CPUs) into the same
+// layout.
+
+// The mask of the first n of 16 lanes (n may be below 0 or above 16).
+inline __mmask16 first(int64_t n) {
+  return n >= 16 ? __mmask16(0xFFFF) : n <= 0 ? __mmask16(0) : __mmask16((1u << n) - 1);
+}
+
+// 16 pair words from lanes of two float rows under mask k (the rest 0); hi null: all 0.
+//   word[l] = bits(lo[l]) | bits(hi[l]) << 16
+ATTIC_BF16_TARGET inline __m512i pair_words(const float* lo, const float* hi, __mmask16 k) {
+  const __m512i l = _mm512_cvtepu16_epi32(rounded_16(_mm512_castps_si512(_mm512_maskz_loadu_ps(k, lo))));
+  if (hi == nullptr) return l;
+  const __m512i h = _mm512_cvtepu16_epi32(rounded_16(_mm512_castps_si512(_mm512_maskz_loadu_ps(k, hi))));
+  return _mm512_or_si512(l, _mm512_slli_epi32(h, 16));
+}
+
+// 16 pair words of one contiguous row of n floats from x (n may be 0 or less: all 0).
+ATTIC_BF16_TARGET inline __m512i row_words(const float* x, int64_t n) {
+  return n <= 0 ? _mm512_setzero_si512() : (__m512i)rounded_32(x, std::min<int64_t>(n, 32));
+}
+
+// r[i][j] -> r[j][i] for 16 rows of 16 words: pairs of rows interleaved by 32, then 64 bits,
+// then 128-bit lanes twice.
+ATTIC_BF16_TARGET inline void transpose_16x16(__m512i r[16]) {
+  __m512i t[16];
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 16; i += 4) {
+    r[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
+    r[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
+    r[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
+    r[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
+  }
+  for (int i = 0; i < 16; i += 8)
+    for (int j = 0; j < 4; ++j) {
+      t[i + j] = _mm512_shuffle_i32x4(r[i + j], r[i + j + 4], 0x88);
+      t[i + j + 4] = _mm512_shuffle_i32x4(r[i + j], r[i + j + 4], 0xdd);
+    }
+  for (int j = 0; j < 8; ++j) {
+    r[j] = _mm512_shuffle_i32x4(t[j], t[j + 8], 0x88);
+    r[j + 8] = _mm512_shuffle_i32x4(t[j], t[j + 8], 0xdd);
+  }
+}
+
+// A row-major strip of Rows rows (n of them real) from a row-major A (csa == 1): each row's
+// floats rounded in order are its pairs, 16 words per step, zeros from kc on up to kpad.
+template <int Rows>
+ATTIC_BF16_TARGET void pack_rows_vec(int64_t n, int64_t kc, int64_t kpad, const float* a,
+                                     int64_t rsa, int64_t pitch, uint32_t* out) {
+  for (int64_t i = 0; i < Rows; ++i)
+    for (int64_t p = 0; p < kpad; p += 16)
+      _mm512_store_si512(out + i * pitch + p, i < n ? row_words(a + i * rsa + 2 * p, kc - 2 * p)
+                                                    : _mm512_setzero_si512());
+}
+
+// The same strip from a column-major A (rsa == 1): for 16 rows, 16 pairs are made down A's
+// columns (one word per row), then turned into 16 words per row.
+template <int Rows>
+ATTIC_BF16_TARGET void pack_columns_vec(int64_t n, int64_t kc, int64_t kpad, const float* a,
+                                        int64_t csa, int64_t pitch, uint32_t* out) {
+  for (int64_t i0 = 0; i0 < Rows; i0 += 16) {
+    const __mmask16 rows = first(n - i0);
+    for (int64_t p0 = 0; p0 < kpad; p0 += 16) {
+      __m512i w[16];
+      for (int64_t q = 0; q < 16; ++q) {
+        const int64_t k = 2 * (p0 + q);
+        w[q] = k < kc ? pair_words(a + i0 + k * csa, k + 1 < kc ? a + i0 + (k + 1) * csa : nullptr, rows)
+                      : _mm512_setzero_si512();
+      }
+      transpose_16x16(w);
+      for (int64_t i = 0; i < std::min<int64_t>(16, Rows - i0); ++i)
+        _mm512_store_si512(out + (i0 + i) * pitch + p0, w[i]);
+    }
+  }
+}
+
+// A B strip of NR columns (cols of them real), kpad pair rows, from a row-major B (csb == 1):
+// pair p's words are rows 2p and 2p + 1 side by side.
+ATTIC_BF16_TARGET void pack_b_rows_vec(int64_t kc, int64_t cols, int64_t kpad, const float* b,
+                                       int64_t rsb, uint32_t* out) {
+  for (int64_t p = 0; p < kpad; ++p)
+    for (int64_t j0 = 0; j0 < NR; j0 += 16) {
+      const int64_t k = 2 * p;
+      const __m512i w = k < kc ? pair_words(b + k * rsb + j0, k + 1 < kc ? b + (k + 1) * rsb + j0 : nullptr,
+                                            first(cols - j0))
+                               : _mm512_setzero_si512();
+      _mm512_store_si512(out + p * NR + j0, w);
+    }
+}
+
+// The same strip from a B whose columns are contiguous (rsb == 1: Wᵀ): 16 pairs of each of 16
+// columns, turned into 16 pair rows of 16 columns.
+ATTIC_BF16_TARGET void pack_b_columns_vec(int64_t kc, int64_t cols, int64_t kpad, const float* b,
+                                          int64_t csb, uint32_t* out) {
+  for (int64_t j0 = 0; j0 < NR; j0 += 16)
+    for (int64_t p0 = 0; p0 < kpad; p0 += 16) {
+      __m512i w[16];
+      for (int64_t j = 0; j < 16; ++j)
+        w[j] = j0 + j < cols ? row_words(b + (j0 + j) * csb + 2 * p0, kc - 2 * p0) : _mm512_setzero_si512();
+      transpose_16x16(w);
+      for (int64_t q = 0; q < std::min<int64_t>(16, kpad - p0); ++q)
+        _mm512_store_si512(out + (p0 + q) * NR + j0, w[q]);
+    }
+}
+#endif
+
+// A [mc, kc] -> strips of Rows rows, kp = ceil(kc / 2) pairs each, padded with zeros to
+// kpad pairs. rows: row-major strips, as a row-major A (csa == 1) is always packed and AMX
+// needs every A: a row's pairs are then its own elements as bfloat16, in order (pair p =
+// elements 2p and 2p + 1), for a row-major A a unit-stride conversion, for a column-major one
+// (the dYᵀ of dW = dYᵀ X) read down its columns. Otherwise A is packed pair by pair as the
+// file comment draws it, the loops running down its columns when it is column-major, so that
+// each line read is used whole.
+template <int Rows, class TA>
+PackedA pack_a(int64_t mc, int64_t kc, int64_t kpad, bool rows, const TA* A, int64_t rsa,
+               int64_t csa, uint32_t* Ap) {
   const int64_t kp = (kc + 1) / 2;
-  const bool rows = csa == 1;
-  const int64_t pitch = row_pitch(kp), strip = rows ? MR * pitch : MR * kp;
-  for (int64_t s = 0; s < mc; s += MR) {
-    uint32_t* out = Ap + s / MR * strip;
-    const int64_t n = std::min<int64_t>(MR, mc - s);
+  const int64_t pitch = row_pitch(kpad), strip = rows ? Rows * pitch : Rows * kp;
+  for (int64_t s = 0; s < mc; s += Rows) {
+    uint32_t* out = Ap + s / Rows * strip;
+    const int64_t n = std::min<int64_t>(Rows, mc - s);
     const TA* a = A + s * rsa;
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+    if constexpr (std::is_same_v<TA, float>) {
+      if (rows && csa == 1) {
+        pack_rows_vec<Rows>(n, kc, kpad, a, rsa, pitch, out);
+        continue;
+      }
+      if (rows && rsa == 1) {
+        pack_columns_vec<Rows>(n, kc, kpad, a, csa, pitch, out);
+        continue;
+      }
+    }
+#endif
+    if (rows && rsa == 1 && csa != 1) {
+      for (int64_t p = 0; p < kc / 2; ++p)
+        for (int64_t i = 0; i < n; ++i)
+          out[i * pitch + p] = bits(a[i + 2 * p * csa]) | bits(a[i + (2 * p + 1) * csa]) << 16;
+      for (int64_t i = 0; i < Rows; ++i)
+        for (int64_t p = i < n ? kc / 2 : 0; p < kpad; ++p)
+          out[i * pitch + p] = i < n && p < kp ? bits(a[i + (kc - 1) * csa]) : 0;  // odd K's last
+      continue;
+    }
     if (rows) {
-      for (int64_t i = 0; i < MR; ++i) {
+      for (int64_t i = 0; i < Rows; ++i) {
         uint32_t* o = out + i * pitch;
         const TA* row = a + i * rsa;
         const int64_t full = i < n ? kc / 2 : 0;
-        for (int64_t p = 0; p < full; ++p) o[p] = bits(row[2 * p]) | bits(row[2 * p + 1]) << 16;
-        for (int64_t p = full; p < kp; ++p) o[p] = i < n ? bits(row[kc - 1]) : 0;  // odd K's last
+        if (csa == 1)
+          for (int64_t p = 0; p < full; ++p) o[p] = bits(row[2 * p]) | bits(row[2 * p + 1]) << 16;
+        else
+          for (int64_t p = 0; p < full; ++p)
+            o[p] = bits(row[2 * p * csa]) | bits(row[(2 * p + 1) * csa]) << 16;
+        for (int64_t p = full; p < kpad; ++p)  // odd K's last, then zeros
+          o[p] = i < n && p < kp ? bits(row[(kc - 1) * csa]) : 0;
       }
       continue;
     }
@@ -121,28 +303,41 @@ PackedA pack_a(int64_t mc, int64_t kc, const TA* A, int64_t rsa, int64_t csa, ui
         const TA* lo = a + 2 * p * csa;
         const bool odd_end = 2 * p + 1 == kc;
         for (int64_t i = 0; i < n; ++i)
-          out[p * MR + i] = bits(lo[i]) | (odd_end ? 0u : bits(lo[csa + i]) << 16);
+          out[p * Rows + i] = bits(lo[i]) | (odd_end ? 0u : bits(lo[csa + i]) << 16);
       }
     } else {
       for (int64_t i = 0; i < n; ++i) {
         const TA* row = a + i * rsa;
         for (int64_t p = 0; p < kc / 2; ++p)
-          out[p * MR + i] = bits(row[2 * p * csa]) | bits(row[(2 * p + 1) * csa]) << 16;
-        if (kc % 2) out[(kp - 1) * MR + i] = bits(row[(kc - 1) * csa]);
+          out[p * Rows + i] = bits(row[2 * p * csa]) | bits(row[(2 * p + 1) * csa]) << 16;
+        if (kc % 2) out[(kp - 1) * Rows + i] = bits(row[(kc - 1) * csa]);
       }
     }
-    for (int64_t i = n; i < MR; ++i)
-      for (int64_t p = 0; p < kp; ++p) out[p * MR + i] = 0;
+    for (int64_t i = n; i < Rows; ++i)
+      for (int64_t p = 0; p < kp; ++p) out[p * Rows + i] = 0;
   }
   return {Ap, rows, pitch, strip};
 }
 
-// B [kc, nc] -> strips of NR columns, kp pairs each.
+// B [kc, nc] -> strips of NR columns, kp pairs each, padded with zero pairs to kpad.
 template <class TB>
-void pack_b(int64_t kc, int64_t nc, const TB* B, int64_t rsb, int64_t csb, uint32_t* Bp) {
+void pack_b(int64_t kc, int64_t nc, int64_t kpad, const TB* B, int64_t rsb, int64_t csb,
+            uint32_t* Bp) {
   const int64_t kp = (kc + 1) / 2;
-  for (int64_t t = 0; t < nc; t += NR, Bp += kp * NR) {
+  for (int64_t t = 0; t < nc; t += NR, Bp += kpad * NR) {
     const int64_t cols = std::min<int64_t>(NR, nc - t);
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+    if constexpr (std::is_same_v<TB, float>) {
+      if (csb == 1) {
+        pack_b_rows_vec(kc, cols, kpad, B + t, rsb, Bp);
+        continue;
+      }
+      if (rsb == 1) {
+        pack_b_columns_vec(kc, cols, kpad, B + t * csb, csb, Bp);
+        continue;
+      }
+    }
+#endif
     for (int64_t p = 0; p < kp; ++p) {
       const TB* b0 = B + 2 * p * rsb + t * csb;
       const bool odd_end = 2 * p + 1 == kc;
@@ -151,6 +346,7 @@ void pack_b(int64_t kc, int64_t nc, const TB* B, int64_t rsb, int64_t csb, uint3
         out[j] = bits(b0[j * csb]) | (odd_end ? 0u : bits(b0[rsb + j * csb]) << 16);
       for (int64_t j = cols; j < NR; ++j) out[j] = 0;
     }
+    std::fill(Bp + kp * NR, Bp + kpad * NR, 0u);
   }
 }
 
@@ -203,6 +399,76 @@ ATTIC_BF16_TARGET void micro_kernel(int64_t kp, const uint32_t* __restrict Ap, i
   for (int64_t i = 0; i < m; ++i) {
     float* c = C + i * ldc;
     __m512 x0 = acc[i][0], x1 = acc[i][1];
+    if (accumulate) {
+      x0 = _mm512_add_ps(x0, _mm512_maskz_loadu_ps(k0, c));
+      x1 = _mm512_add_ps(x1, _mm512_maskz_loadu_ps(k1, c + 16));
+    }
+    _mm512_mask_storeu_ps(c, k0, x0);
+    _mm512_mask_storeu_ps(c + 16, k1, x1);
+  }
+}
+#endif
+
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+// AMX's tile configuration (palette 1): tiles 0-3 hold C's 2 x 2 blocks of 16 x 16 floats,
+// 4-5 the A strip's two halves of 16 rows, 6-7 the B strip's two halves of 16 columns, each
+// 16 rows of 64 bytes. It is a thread's state: each thread's share of a product loads it,
+// and releases the tiles at the end (amx_release), so that no tile state is left to save.
+struct TileConfig {
+  uint8_t palette = 1, start_row = 0, reserved[14] = {};
+  uint16_t colsb[16] = {};
+  uint8_t rows[16] = {};
+};
+
+ATTIC_AMX_TARGET void amx_configure() {
+  TileConfig config;
+  for (int t = 0; t < 8; ++t) config.colsb[t] = 64, config.rows[t] = 16;
+  _tile_loadconfig(&config);
+}
+
+ATTIC_AMX_TARGET void amx_release() { _tile_release(); }
+
+// C block [m, n] (m <= 32, n <= 32) (+)= A strip @ B strip over kp pairs (a multiple of 16),
+// the A strip row-major (pair (i, p) at a[i * pitch + p]):
+//   c[I][J] += Σ over 16-pair steps of a[I] b[J]      (I, J = 0, 1: the 16-row and -column halves)
+// The sums start from zero and C is added at the end, as micro_kernel adds it, so a block of C
+// has the same bits whether or not it is an edge block.
+ATTIC_AMX_TARGET void micro_kernel_amx(int64_t kp, const uint32_t* __restrict Ap, int64_t pitch,
+                                       const uint32_t* __restrict Bp, float* C, int64_t ldc,
+                                       int64_t m, int64_t n, bool accumulate) {
+  const size_t a_stride = size_t(pitch) * 4, b_stride = NR * 4;  // bytes between tile rows
+  _tile_zero(0);
+  _tile_zero(1);
+  _tile_zero(2);
+  _tile_zero(3);
+  for (int64_t p = 0; p < kp; p += kAmxPairs) {
+    _tile_loadd(4, Ap + p, a_stride);
+    _tile_loadd(5, Ap + 16 * pitch + p, a_stride);
+    _tile_loadd(6, Bp + p * NR, b_stride);
+    _tile_loadd(7, Bp + p * NR + 16, b_stride);
+    _tile_dpbf16ps(0, 4, 6);
+    _tile_dpbf16ps(1, 4, 7);
+    _tile_dpbf16ps(2, 5, 6);
+    _tile_dpbf16ps(3, 5, 7);
+  }
+  const size_t c_stride = size_t(ldc) * 4;
+  if (m == kAmxMR && n == NR && !accumulate) {
+    _tile_stored(0, C, c_stride);
+    _tile_stored(1, C + 16, c_stride);
+    _tile_stored(2, C + 16 * ldc, c_stride);
+    _tile_stored(3, C + 16 * ldc + 16, c_stride);
+    return;
+  }
+  alignas(64) float t[kAmxMR][NR];  // the block, then its m x n corner added to C
+  _tile_stored(0, &t[0][0], NR * 4);
+  _tile_stored(1, &t[0][16], NR * 4);
+  _tile_stored(2, &t[16][0], NR * 4);
+  _tile_stored(3, &t[16][16], NR * 4);
+  const __mmask16 k0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
+  const __mmask16 k1 = n >= 32 ? __mmask16(0xFFFF) : n > 16 ? __mmask16((1u << (n - 16)) - 1) : 0;
+  for (int64_t i = 0; i < m; ++i) {
+    float* c = C + i * ldc;
+    __m512 x0 = _mm512_load_ps(&t[i][0]), x1 = _mm512_load_ps(&t[i][16]);
     if (accumulate) {
       x0 = _mm512_add_ps(x0, _mm512_maskz_loadu_ps(k0, c));
       x1 = _mm512_add_ps(x1, _mm512_maskz_loadu_ps(k1, c + 16));
@@ -272,27 +538,6 @@ inline void micro(int64_t kp, const uint32_t* Ap, int64_t pitch, const uint32_t*
 #endif
 
 #if ATTIC_HAVE_AVX512_BF16_KERNEL
-// 16 float32 bit patterns u rounded to bfloat16 as bits() rounds them: the integer form of
-// round to nearest even (add 0x7FFF plus the kept half's lowest bit, keep the high half), NaN
-// to 0xFFFF; each lane's low 16 bits kept (vpmovdw).
-ATTIC_BF16_TARGET inline __m256i rounded_16(__m512i u) {
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-  const __m512i r =
-      _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF))), 16);
-  const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF)),
-                                                _mm512_set1_epi32(0x7F800000));
-  return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(r, nan, _mm512_set1_epi32(0xFFFF)));
-}
-
-// 32 floats from p (n of them, n <= 32, the rest read as 0) rounded to bfloat16, in order.
-ATTIC_BF16_TARGET inline __m512bh rounded_32(const float* p, int64_t n) {
-  const __mmask16 m0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
-  const __mmask16 m1 = n >= 32 ? __mmask16(0xFFFF) : n > 16 ? __mmask16((1u << (n - 16)) - 1) : 0;
-  const __m256i lo = rounded_16(_mm512_castps_si512(_mm512_maskz_loadu_ps(m0, p)));
-  const __m256i hi = rounded_16(_mm512_castps_si512(_mm512_maskz_loadu_ps(m1, p + 16)));
-  return (__m512bh)_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
-}
-
 // The product of one row, C[1, N] (+)= A[1, K] @ B[K, N], when B's columns are contiguous
 // (rsb == 1: a Linear's W [N, K] read as Wᵀ, as decoding a token reads every weight matrix):
 //   C[j] = Σ_k A[k] B[k, j], one dot product per column, 32 k at a time in 16 lanes
@@ -333,9 +578,13 @@ inline std::pair<int64_t, int64_t> pair_range(Triangle tri, int64_t i0, int64_t 
   return {std::min(pb, pe), pe};
 }
 
-// C[M, N] (+)= A @ B on this thread: the blocked loops over packed blocks. (Its target lets the
-// packing it inlines use AVX-512 too.) kLowerC: a tile wholly above the diagonal is skipped.
-template <class TA, class TB>
+// The rows of A per strip: AMX's block, or the micro-kernel's tile.
+constexpr int strip_rows(bool amx) { return amx ? kAmxMR : MR; }
+
+// C[M, N] (+)= A @ B on this thread: the blocked loops over packed blocks, on AMX's tiles
+// (Amx) or the vector micro-kernel. (Its target lets the packing it inlines use AVX-512 too.)
+// kLowerC: a tile wholly above the diagonal is skipped.
+template <bool Amx, class TA, class TB>
 #if ATTIC_HAVE_AVX512_BF16_KERNEL
 ATTIC_BF16_TARGET
 #endif
@@ -343,34 +592,55 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int
                   const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, bool accumulate,
                   Part part) {
 #if ATTIC_HAVE_AVX512_BF16_KERNEL || ATTIC_HAVE_NEON_BF16_KERNEL
-  const int64_t kc_max = std::min(KC, K), kp_max = (kc_max + 1) / 2;
-  uint32_t* Ap = t_pack_a.get(size_t((std::min(MC, M) + MR - 1) / MR * MR * row_pitch(kp_max)));
-  uint32_t* Bp = t_pack_b.get(size_t((std::min(NC, N) + NR - 1) / NR * NR * kp_max));
+  constexpr int Rows = strip_rows(Amx);
+  constexpr int64_t Mc = Amx ? kAmxMC : MC;
+  // Pairs per strip: kp, or for AMX kp rounded up to a whole tile depth.
+  auto padded = [](int64_t kp) { return Amx ? (kp + kAmxPairs - 1) / kAmxPairs * kAmxPairs : kp; };
+  const int64_t kpad_max = padded((std::min(KC, K) + 1) / 2);
+  uint32_t* Ap =
+      t_pack_a.get(size_t((std::min(Mc, M) + Rows - 1) / Rows * Rows * row_pitch(kpad_max)));
+  uint32_t* Bp = t_pack_b.get(size_t((std::min(NC, N) + NR - 1) / NR * NR * kpad_max));
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+  if constexpr (Amx) amx_configure();
+#endif
   for (int64_t jc = 0; jc < N; jc += NC) {
     const int64_t nc = std::min(NC, N - jc);
     for (int64_t pc = 0; pc < K; pc += KC) {
-      const int64_t kc = std::min(KC, K - pc), kp = (kc + 1) / 2;
-      pack_b(kc, nc, B + pc * rsb + jc * csb, rsb, csb, Bp);
-      for (int64_t ic = 0; ic < M; ic += MC) {
-        const int64_t mc = std::min(MC, M - ic);
-        const PackedA pa = pack_a(mc, kc, A + ic * rsa + pc * csa, rsa, csa, Ap);
+      const int64_t kc = std::min(KC, K - pc), kp = (kc + 1) / 2, kpad = padded(kp);
+      pack_b(kc, nc, kpad, B + pc * rsb + jc * csb, rsb, csb, Bp);
+      for (int64_t ic = 0; ic < M; ic += Mc) {
+        const int64_t mc = std::min(Mc, M - ic);
+        const PackedA pa =
+            pack_a<Rows>(mc, kc, kpad, Amx || csa == 1, A + ic * rsa + pc * csa, rsa, csa, Ap);
         for (int64_t jr = 0; jr < nc; jr += NR)
-          for (int64_t ir = 0; ir < mc; ir += MR) {
-            const int64_t m = std::min<int64_t>(MR, mc - ir), n = std::min<int64_t>(NR, nc - jr);
+          for (int64_t ir = 0; ir < mc; ir += Rows) {
+            const int64_t m = std::min<int64_t>(Rows, mc - ir), n = std::min<int64_t>(NR, nc - jr);
             const int64_t i0 = part.i0 + ic + ir, j0 = part.j0 + jc + jr;
             if (part.tri == Triangle::kLowerC && j0 >= i0 + m) continue;  // wholly above
-            const auto [pb, pe] = pair_range(part.tri, i0, i0 + m, pc, kp);
-            const uint32_t* a = pa.a + ir / MR * pa.strip + pb * (pa.rows ? 1 : MR);
-            const uint32_t* b = Bp + jr * kp + pb * NR;
+            auto [pb, pe] = pair_range(part.tri, i0, i0 + m, pc, kp);
+            if constexpr (Amx)  // whole tile depths: the pairs added are zeros of A or padding
+              pb = pb / kAmxPairs * kAmxPairs, pe = padded(pe);
+            const uint32_t* a = pa.a + ir / Rows * pa.strip + pb * (pa.rows ? 1 : Rows);
+            const uint32_t* b = Bp + jr * kpad + pb * NR;
             float* c = C + (ic + ir) * ldc + jc + jr;
+            const bool acc = pc > 0 || accumulate;
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+            if constexpr (Amx) {
+              micro_kernel_amx(pe - pb, a, pa.pitch, b, c, ldc, m, n, acc);
+              continue;
+            }
+#endif
             if (pa.rows)
-              micro<true>(pe - pb, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
+              micro<true>(pe - pb, a, pa.pitch, b, c, ldc, m, n, acc);
             else
-              micro<false>(pe - pb, a, pa.pitch, b, c, ldc, m, n, pc > 0 || accumulate);
+              micro<false>(pe - pb, a, pa.pitch, b, c, ldc, m, n, acc);
           }
       }
     }
   }
+#if ATTIC_HAVE_AVX512_BF16_KERNEL
+  if constexpr (Amx) amx_release();
+#endif
 #else
   (void)M, (void)N, (void)K, (void)A, (void)rsa, (void)csa, (void)B, (void)rsb, (void)csb,
       (void)C, (void)ldc, (void)accumulate, (void)part;
@@ -379,23 +649,24 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int
 }
 
 // The same product split over threads by strips of C.
-template <class TA, class TB>
+template <bool Amx, class TA, class TB>
 void gemm_tiled(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int64_t csa,
                 const TB* B, int64_t rsb, int64_t csb, float* C, int64_t ldc, Triangle tri,
                 bool accumulate) {
-  const int64_t m_strips = (M + MR - 1) / MR, n_strips = (N + NR - 1) / NR;
+  constexpr int Rows = strip_rows(Amx);
+  const int64_t m_strips = (M + Rows - 1) / Rows, n_strips = (N + NR - 1) / NR;
   if (m_strips >= n_strips) {
-    const auto grain = int64_t(kMinFmasPerThread / (double(MR) * double(N) * double(K))) + 1;
+    const auto grain = int64_t(kMinFmasPerThread / (double(Rows) * double(N) * double(K))) + 1;
     parallel_for(0, m_strips, grain, [&](int64_t s0, int64_t s1) {
-      const int64_t i0 = s0 * MR, i1 = std::min(M, s1 * MR);
-      gemm_blocked(i1 - i0, N, K, A + i0 * rsa, rsa, csa, B, rsb, csb, C + i0 * ldc, ldc,
+      const int64_t i0 = s0 * Rows, i1 = std::min(M, s1 * Rows);
+      gemm_blocked<Amx>(i1 - i0, N, K, A + i0 * rsa, rsa, csa, B, rsb, csb, C + i0 * ldc, ldc,
                    accumulate, Part{tri, i0, 0});
     });
   } else {
     const auto grain = int64_t(kMinFmasPerThread / (double(NR) * double(M) * double(K))) + 1;
     parallel_for(0, n_strips, grain, [&](int64_t s0, int64_t s1) {
       const int64_t j0 = s0 * NR, j1 = std::min(N, s1 * NR);
-      gemm_blocked(M, j1 - j0, K, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, ldc, accumulate,
+      gemm_blocked<Amx>(M, j1 - j0, K, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, ldc, accumulate,
                    Part{tri, 0, j0});
     });
   }
@@ -418,6 +689,7 @@ std::vector<float> rounded(int64_t R, int64_t S, const T* X, int64_t rs, int64_t
 const char* bf16_path_name(Bf16Path path) {
   switch (path) {
     case Bf16Path::Avx512Bf16: return "avx512_bf16";
+    case Bf16Path::Amx: return "amx_bf16";
     case Bf16Path::NeonBf16: return "neon_bf16";
     case Bf16Path::Convert: break;
   }
@@ -429,6 +701,8 @@ bool bf16_path_available(Bf16Path path) {
     case Bf16Path::Convert: return true;
     case Bf16Path::Avx512Bf16:
       return ATTIC_HAVE_AVX512_BF16_KERNEL && cpu_level() >= CpuLevel::Avx512Bf16;
+    case Bf16Path::Amx:
+      return ATTIC_HAVE_AVX512_BF16_KERNEL && cpu_level() >= CpuLevel::AmxBf16;
     case Bf16Path::NeonBf16:
       return ATTIC_HAVE_NEON_BF16_KERNEL && cpu_neon_bf16();
   }
@@ -436,7 +710,7 @@ bool bf16_path_available(Bf16Path path) {
 }
 
 Bf16Path bf16_gemm_path() {
-  for (Bf16Path p : {Bf16Path::Avx512Bf16, Bf16Path::NeonBf16})
+  for (Bf16Path p : {Bf16Path::Amx, Bf16Path::Avx512Bf16, Bf16Path::NeonBf16})
     if (bf16_path_available(p)) return p;
   return Bf16Path::Convert;
 }
@@ -466,7 +740,9 @@ void gemm_bf16(int64_t M, int64_t N, int64_t K, const TA* A, int64_t rsa, int64_
       });
     }
 #endif
-  gemm_tiled(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, tri, accumulate);
+  if (path == Bf16Path::Amx)
+    return gemm_tiled<true>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, tri, accumulate);
+  gemm_tiled<false>(M, N, K, A, rsa, csa, B, rsb, csb, C, ldc, tri, accumulate);
 }
 
 #define ATTIC_GEMM_BF16(TA, TB)                                                              \

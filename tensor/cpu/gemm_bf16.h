@@ -19,14 +19,15 @@ namespace attic::cpu {
 enum class Bf16Path {
   Convert,     // round to bfloat16, widen back to float32, and run the float32 gemm()
   Avx512Bf16,  // packed bf16 pairs and vdpbf16ps micro-kernels (AVX512_BF16)
+  Amx,         // the same packing, multiplied as tiles by tdpbf16ps (AMX_BF16)
   NeonBf16,    // the same packing and BFDOT micro-kernels (AArch64, Armv8.6's BF16)
 };
 
 const char* bf16_path_name(Bf16Path path);
 // Whether this CPU (at cpu_level(), tensor/cpu/cpu_features.h) can run path.
 bool bf16_path_available(Bf16Path path);
-// The fastest available path: Avx512Bf16 from the avx512_bf16 level on, NeonBf16 where
-// cpu_neon_bf16(), else Convert.
+// The fastest available path: Amx at the amx_bf16 level, Avx512Bf16 at avx512_bf16,
+// NeonBf16 where cpu_neon_bf16(), else Convert.
 Bf16Path bf16_gemm_path();
 
 // The reference: three loops, each operand rounded as it is read, the sum over k in order.

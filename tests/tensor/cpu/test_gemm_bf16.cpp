@@ -23,13 +23,14 @@ struct Dims {
   int64_t M, N, K;
 };
 
-// Edges of the 14 x 32 tile and of the packed pairs: odd K (a half-empty last pair), M and N
-// below, at and above one tile, a row of C (M = 1), K over one KC block (512), more rows than
-// one MC block (1022), more columns than one NC block (1024), and the GPT's shapes.
+// Edges of the 14 x 32 tile, of AMX's 32 x 32 block and its depth of 16 pairs, and of the
+// packed pairs: odd K (a half-empty last pair), M and N below, at and above one tile, a row of
+// C (M = 1), K over one KC block (512), more rows than one MC block (1022, AMX's 1024), more
+// columns than one NC block (1024), and the GPT's shapes.
 const std::vector<Dims> kShapes = {
     {1, 1, 1},    {1, 1, 2},     {13, 31, 3},   {14, 32, 4},   {15, 33, 5},   {1, 768, 128},
     {29, 70, 1},  {100, 17, 513}, {7, 40, 1100}, {1030, 40, 6}, {20, 1100, 9}, {768, 128, 384},
-    {768, 512, 128}, {64, 64, 64},
+    {768, 512, 128}, {64, 64, 64}, {31, 31, 31}, {32, 32, 32}, {33, 64, 33}, {65, 96, 544},
 };
 
 enum class Layout { RowMajor, Transposed, Strided };
@@ -107,8 +108,8 @@ void check(Bf16Path path, Dims d, Layout la, Layout lb, bool whole, bool accumul
   CHECK(bad == 0);
 }
 
-// The paths of bf16 instructions: AVX512_BF16's vdpbf16ps, NEON's BFDOT.
-const Bf16Path kHardwarePaths[] = {Bf16Path::Avx512Bf16, Bf16Path::NeonBf16};
+// The paths of bf16 instructions: AMX's tdpbf16ps, AVX512_BF16's vdpbf16ps, NEON's BFDOT.
+const Bf16Path kHardwarePaths[] = {Bf16Path::Amx, Bf16Path::Avx512Bf16, Bf16Path::NeonBf16};
 
 // The paths to test: Convert always; the others where the CPU has them.
 std::vector<Bf16Path> paths() {
@@ -124,7 +125,7 @@ std::vector<Bf16Path> hardware_paths() {
   p.erase(p.begin());
   if (p.empty())
     std::cout << "skipped: this CPU runs at " << cpu::cpu_level_summary()
-              << ", without AVX512_BF16 or NEON BF16" << std::endl;
+              << ", without AMX, AVX512_BF16 or NEON BF16" << std::endl;
   return p;
 }
 
@@ -151,7 +152,7 @@ TEST_CASE("gemm_bf16: the convert path matches gemm_bf16_naive", "[cpu][gemm][bf
   });
 }
 
-TEST_CASE("gemm_bf16: the AVX512_BF16 and NEON BF16 paths match gemm_bf16_naive",
+TEST_CASE("gemm_bf16: the AMX, AVX512_BF16 and NEON BF16 paths match gemm_bf16_naive",
           "[cpu][gemm][bf16]") {
   for (Bf16Path path : hardware_paths())
     with_1_and_2_threads([path] {
