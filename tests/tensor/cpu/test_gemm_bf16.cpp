@@ -17,6 +17,12 @@
 using namespace attic;
 using cpu::Bf16Path;
 
+#if defined(__x86_64__)
+#define ATTIC_X86_64 true
+#else
+#define ATTIC_X86_64 false
+#endif
+
 namespace {
 
 struct Dims {
@@ -224,4 +230,22 @@ TEST_CASE("gemm_bf16: empty products, and a path the CPU lacks", "[cpu][gemm][bf
                                      cpu::Triangle::kNone, false, path),
                       Error);
   CHECK(std::string(cpu::cpu_level_name(cpu::cpu_level())).size() > 0);
+}
+
+TEST_CASE("gemm_bf16: the path follows the CPU level", "[cpu][gemm][bf16]") {
+  // amx_bf16 is the top level and includes avx512_bf16: AMX is chosen where it is granted, and
+  // the vdpbf16ps path stays available beside it (ATTIC_CPU_CAPABILITY=avx512_bf16 lowers to it).
+  using cpu::CpuLevel;
+  CHECK(std::string(cpu::cpu_level_name(CpuLevel::AmxBf16)) == "amx_bf16");
+  const CpuLevel level = cpu::cpu_level();
+  CHECK(cpu::bf16_path_available(Bf16Path::Amx) == (level >= CpuLevel::AmxBf16 && ATTIC_X86_64));
+  if (cpu::bf16_path_available(Bf16Path::Amx)) {
+    CHECK(cpu::bf16_path_available(Bf16Path::Avx512Bf16));
+    CHECK(cpu::bf16_gemm_path() == Bf16Path::Amx);
+    CHECK(cpu::cpu_has_amx_bf16());
+  } else if (cpu::bf16_path_available(Bf16Path::Avx512Bf16)) {
+    CHECK(cpu::bf16_gemm_path() == Bf16Path::Avx512Bf16);
+  }
+  INFO("CPU level " << cpu::cpu_level_summary());
+  CHECK(std::string(cpu::bf16_path_name(cpu::bf16_gemm_path())).size() > 0);
 }
