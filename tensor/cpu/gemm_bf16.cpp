@@ -372,6 +372,19 @@ struct Buffer {
 thread_local Buffer t_pack_a, t_pack_b;
 
 #if ATTIC_HAVE_AVX512_BF16_KERNEL
+// One row of a tile's sums, columns 0..15 in x0 and 16..31 in x1, written (or added) to C's
+// row c, masked to the tile's n columns.
+ATTIC_BF16_TARGET inline void store_row(float* c, __m512 x0, __m512 x1, int64_t n,
+                                        bool accumulate) {
+  const __mmask16 k0 = first(n), k1 = first(n - 16);
+  if (accumulate) {
+    x0 = _mm512_add_ps(x0, _mm512_maskz_loadu_ps(k0, c));
+    x1 = _mm512_add_ps(x1, _mm512_maskz_loadu_ps(k1, c + 16));
+  }
+  _mm512_mask_storeu_ps(c, k0, x0);
+  _mm512_mask_storeu_ps(c + 16, k1, x1);
+}
+
 // C tile [m, n] (m <= MR, n <= NR) (+)= A strip @ B strip over kp pairs:
 //   acc[i][v] += Σ_p A pair (i, p) · B pair (p, v·16 .. v·16+15)
 // RowsA: pair (i, p) of the strip at a[i * pitch + p], else at a[p * MR + i].
@@ -393,19 +406,7 @@ ATTIC_BF16_TARGET void micro_kernel(int64_t kp, const uint32_t* __restrict Ap, i
       acc[i][1] = _mm512_dpbf16_ps(acc[i][1], a, b1);
     }
   }
-  // Columns 0..15 and 16..31 of each row, masked to the tile's n.
-  const __mmask16 k0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
-  const __mmask16 k1 = n >= 32 ? __mmask16(0xFFFF) : n > 16 ? __mmask16((1u << (n - 16)) - 1) : 0;
-  for (int64_t i = 0; i < m; ++i) {
-    float* c = C + i * ldc;
-    __m512 x0 = acc[i][0], x1 = acc[i][1];
-    if (accumulate) {
-      x0 = _mm512_add_ps(x0, _mm512_maskz_loadu_ps(k0, c));
-      x1 = _mm512_add_ps(x1, _mm512_maskz_loadu_ps(k1, c + 16));
-    }
-    _mm512_mask_storeu_ps(c, k0, x0);
-    _mm512_mask_storeu_ps(c + 16, k1, x1);
-  }
+  for (int64_t i = 0; i < m; ++i) store_row(C + i * ldc, acc[i][0], acc[i][1], n, accumulate);
 }
 #endif
 
@@ -464,18 +465,8 @@ ATTIC_AMX_TARGET void micro_kernel_amx(int64_t kp, const uint32_t* __restrict Ap
   _tile_stored(1, &t[0][16], NR * 4);
   _tile_stored(2, &t[16][0], NR * 4);
   _tile_stored(3, &t[16][16], NR * 4);
-  const __mmask16 k0 = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
-  const __mmask16 k1 = n >= 32 ? __mmask16(0xFFFF) : n > 16 ? __mmask16((1u << (n - 16)) - 1) : 0;
-  for (int64_t i = 0; i < m; ++i) {
-    float* c = C + i * ldc;
-    __m512 x0 = _mm512_load_ps(&t[i][0]), x1 = _mm512_load_ps(&t[i][16]);
-    if (accumulate) {
-      x0 = _mm512_add_ps(x0, _mm512_maskz_loadu_ps(k0, c));
-      x1 = _mm512_add_ps(x1, _mm512_maskz_loadu_ps(k1, c + 16));
-    }
-    _mm512_mask_storeu_ps(c, k0, x0);
-    _mm512_mask_storeu_ps(c + 16, k1, x1);
-  }
+  for (int64_t i = 0; i < m; ++i)
+    store_row(C + i * ldc, _mm512_load_ps(&t[i][0]), _mm512_load_ps(&t[i][16]), n, accumulate);
 }
 #endif
 
