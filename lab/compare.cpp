@@ -1,9 +1,10 @@
 // attic compare CONFIG: trains each run of a compare config in turn (lab/compare_config.h),
 // with the same data, seed and batches, and writes a table and a picture of them all.
 //
-//   attic compare config/compare_attention.cfg [--key=value ...]
+//   attic compare config/compare_attention.cfg [--seeds=N] [--key=value ...]
 //
-// Each run trains in OUT/NAME (its checkpoint, loss.svg and result.json); OUT gets
+// Each run trains in OUT/NAME (its checkpoint, loss.svg and result.json), or with N seeds in
+// OUT/NAME/seed_S for each of its seeds S, S + 1, ..., S + N - 1; OUT gets
 // compare.md, compare.json and compare.svg, rewritten after every run. A run whose
 // result.json records the same config is not trained again, so a compare that was stopped
 // goes on where it stopped; a run that was cut off trains again from the start. With
@@ -33,11 +34,15 @@ using namespace util;
 namespace {
 
 const char* kCompareUsage =
-    "usage: attic compare CONFIG [--key=value ...]\n"
+    "usage: attic compare CONFIG [--seeds=N] [--key=value ...]\n"
     "  CONFIG names a base train config and runs, one per line:\n"
     "    base = shakespeare_char_cpu.cfg   (relative to CONFIG's folder)\n"
     "    out_dir = out-compare             (run NAME trains in out_dir/NAME)\n"
     "    softmax: attention=softmax        (NAME: key=value ...)\n"
+    "    seeds = 3                         (each run with 3 seeds, in out_dir/NAME/seed_S)\n"
+    "    claim = softmax < linear_elu | .. (judged over the seeds: holds, fails or inconclusive)\n"
+    "  --seeds=N replaces the config's seeds; each run trains with its seed S, S + 1, ..., S + N - 1,\n"
+    "  and every run of one seed on the same batches.\n"
     "  --key=value flags apply to every run; a run's own keys win over them.\n";
 
 // The run's result.json when it holds `config`, the config this run would train now. A
@@ -74,32 +79,47 @@ int compare(const std::vector<std::string>& args) {
               "compare: expected a compare config file first (attic compare CONFIG "
               "[--key=value ...])");
   CompareConfig c = CompareConfig::from_file(args[0]);
-  c.flags.assign(args.begin() + 1, args.end());
-
-  // Every run's config is built and checked before the first trains: a typo in the last
-  // run fails now, not after an hour.
-  const size_t n = c.runs.size();
-  std::vector<std::unique_ptr<TrainConfig>> cfgs;
-  std::vector<Options> opts;
-  for (size_t i = 0; i < n; ++i) {
-    cfgs.push_back(std::make_unique<TrainConfig>());
-    opts.push_back(c.run_config(i, *cfgs.back()));
+  for (size_t a = 1; a < args.size(); ++a) {
+    if (args[a].rfind("--seeds=", 0) == 0) c.seeds = parse_seeds(args[a].substr(8), "--seeds");
+    else c.flags.push_back(args[a]);
   }
+
+  // Every run's config, at every seed, is built and checked before the first trains: a typo
+  // in the last run fails now, not after an hour.
+  struct Job {
+    size_t run;
+    std::unique_ptr<TrainConfig> cfg;
+    Options opts;
+    int64_t config_iters;
+  };
+  std::vector<Job> jobs;
+  for (size_t i = 0; i < c.runs.size(); ++i) {
+    const int64_t config_iters = c.config_iters(i);
+    for (int64_t k = 0; k < c.seeds; ++k) {
+      auto cfg = std::make_unique<TrainConfig>();
+      Options o = c.run_config(i, *cfg, k);
+      jobs.push_back({i, std::move(cfg), std::move(o), config_iters});
+    }
+  }
+  const size_t n = jobs.size();
   std::filesystem::create_directories(c.out_dir);
   const std::string title = "attic compare " + std::filesystem::path(c.path).filename().string();
-  std::cout << "compare " << c.path << ": " << n << " runs into " << c.out_dir << "\n";
+  std::cout << "compare " << c.path << ": " << c.runs.size() << " runs"
+            << (c.seeds > 1 ? " x " + std::to_string(c.seeds) + " seeds" : "") << " into " << c.out_dir << "\n";
 
   std::vector<CompareRow> rows;
-  for (size_t i = 0; i < n; ++i) {
-    const TrainConfig& cfg = *cfgs[i];
-    const std::string label = std::to_string(i + 1) + "/" + std::to_string(n) + " " + c.runs[i].name;
-    const std::string config = opts[i].dump();
+  for (size_t j = 0; j < n; ++j) {
+    const size_t i = jobs[j].run;
+    const TrainConfig& cfg = *jobs[j].cfg;
+    const std::string label = std::to_string(j + 1) + "/" + std::to_string(n) + " " + c.runs[i].name +
+                              (c.seeds > 1 ? " seed " + std::to_string(cfg.seed) : "");
+    const std::string config = jobs[j].opts.dump();
     std::cout << "== " << label << " (" << cfg.out_dir << ")\n" << std::flush;
     std::optional<RunResult> result = finished_result(cfg.out_dir, config);
     if (result) {
       std::cout << "  finished before: not trained again\n";
     } else {
-      result = train_run(cfg, opts[i], {label});
+      result = train_run(cfg, jobs[j].opts, {label});
       json::Value v = to_json(*result);
       v.as_object()["config"] = config;
       util::write_file_atomic(cfg.out_dir + "/result.json", json::dump(v) + "\n");
@@ -107,7 +127,7 @@ int compare(const std::vector<std::string>& args) {
     const std::string options = cfg.block_attention_options();
     const std::string attention = (cfg.model == "gpt" ? "" : cfg.model + " LM, ") +
                                   cfg.block_attention() + (options.empty() ? "" : "(" + options + ")");
-    rows.push_back({c.runs[i].name, attention, std::move(*result), std::nullopt});
+    rows.push_back({c.runs[i].name, attention, std::move(*result), std::nullopt, cfg.seed, jobs[j].config_iters});
     if (c.task == "digit_mul") {
       Restored r = restore(cfg.out_dir);
       const TextDataset data = TextDataset::from_name(r.config.dataset_path());

@@ -1,6 +1,7 @@
 #include "lab/compare_config.h"
 
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -25,6 +26,14 @@ bool valid_name(const std::string& name) {
 }
 
 }  // namespace
+
+int64_t parse_seeds(const std::string& text, const std::string& where) {
+  char* end = nullptr;
+  const long long n = std::strtoll(text.c_str(), &end, 10);
+  ATTIC_CHECK(!text.empty() && end != text.c_str() && *end == '\0' && n >= 1 && n <= 100, "compare: ", where,
+              ": seeds must be a whole number from 1 to 100, got '", text, "'");
+  return n;
+}
 
 CompareConfig CompareConfig::from_file(const std::string& path) {
   std::string text;
@@ -81,8 +90,10 @@ CompareConfig CompareConfig::from_text(const std::string& text, const std::strin
       c.task = value;
     } else if (key == "claim") {
       c.claims.push_back(parse_claim(value));
+    } else if (key == "seeds") {
+      c.seeds = parse_seeds(value, path + ":" + std::to_string(lineno));
     }
-    const bool own = key == "base" || key == "out_dir" || key == "task" || key == "claim";
+    const bool own = key == "base" || key == "out_dir" || key == "task" || key == "claim" || key == "seeds";
     c.common += (own ? std::string() : raw) + "\n";
   }
   ATTIC_CHECK(!c.base.empty(), "compare: ", path, " names no base config (base = FILE)");
@@ -99,12 +110,25 @@ CompareConfig CompareConfig::from_text(const std::string& text, const std::strin
   return c;
 }
 
-Options CompareConfig::run_config(size_t i, TrainConfig& cfg) const {
+std::string CompareConfig::run_dir(size_t i, int64_t seed) const {
+  return out_dir + "/" + runs.at(i).name + (seeds > 1 ? "/seed_" + std::to_string(seed) : "");
+}
+
+int64_t CompareConfig::config_iters(size_t i) const {
+  CompareConfig own = *this;
+  own.flags.clear();
+  TrainConfig cfg;
+  const Options opts = own.run_config(i, cfg);
+  return cfg.max_iters;
+}
+
+Options CompareConfig::run_config(size_t i, TrainConfig& cfg, int64_t k) const {
   const CompareRun& run = runs.at(i);
   Options opts;
   cfg.bind(opts);
   std::ostringstream quiet;
   opts.load_file(base, quiet);
+  opts.set("batches", "own");  // the same batches for every run of a seed; a config may say shared
   opts.load_text(common, path, nullptr);
   for (const std::string& f : flags) {
     ATTIC_CHECK(f.rfind("--out_dir", 0) != 0,
@@ -120,7 +144,8 @@ Options CompareConfig::run_config(size_t i, TrainConfig& cfg) const {
       fail("compare: run '", run.name, "': ", e.what());
     }
   }
-  cfg.out_dir = run_dir(i);
+  if (k > 0) opts.set("seed", std::to_string(cfg.seed + k));
+  cfg.out_dir = run_dir(i, cfg.seed);
   ATTIC_CHECK(cfg.init_from == "scratch", "compare: run '", run.name,
               "' has init_from = ", cfg.init_from, "; a compare trains every run from scratch");
   cfg.validate();

@@ -9,11 +9,15 @@
 //   linear_elu: attention=linear_elu
 //   claim = softmax < linear_elu | ...  # a claim to check (lab/compare_claims.h)
 //   task = digit_mul                    # score each run on a task after training
+//   seeds = 3                           # train each run with 3 seeds (or --seeds=3)
 //
 // A run is made of the base config, then the keys given here for every run, then the
 // command line's --key=value flags, then the run's own overrides (which win, so that a flag
-// cannot make the runs alike). Every run starts from the same seed and so draws the same
-// batches.
+// cannot make the runs alike). Every run draws its batches with batches = own
+// (train/train_batch.h), so runs of one seed train on the same batches whatever their
+// models draw at init; a config may set batches = shared, nanoGPT's way, instead.
+// With seeds = N, run NAME trains N times, with its seed S, S + 1, ..., S + N - 1, in
+// out_dir/NAME/seed_S...; with one seed, in out_dir/NAME.
 #pragma once
 
 #include <string>
@@ -42,16 +46,24 @@ struct CompareConfig {
   std::string task;
   // claim = A < B | text: the write-up's claims, checked at the end (lab/compare_claims.h).
   std::vector<Claim> claims;
+  // seeds = N: each run trains with N seeds (the command line's --seeds=N replaces it).
+  int64_t seeds = 1;
 
   // Reads a compare config file; throws attic::Error naming the file and line.
   static CompareConfig from_file(const std::string& path);
   static CompareConfig from_text(const std::string& text, const std::string& path);
 
-  // Fills cfg with run i's train config and validates it; returns the Options bound to cfg
-  // (their dump() is what the run's checkpoint and result.json record), so cfg must stay
-  // where it is while they are used. out_dir is out_dir/NAME; init_from must stay scratch.
-  util::Options run_config(size_t i, train::TrainConfig& cfg) const;
-  std::string run_dir(size_t i) const { return out_dir + "/" + runs[i].name; }
+  // Fills cfg with run i's train config at its k-th seed (0 .. seeds - 1: its seed plus k)
+  // and validates it; returns the Options bound to cfg (their dump() is what the run's
+  // checkpoint and result.json record), so cfg must stay where it is while they are used.
+  // out_dir is run_dir(i, seed); init_from must stay scratch.
+  util::Options run_config(size_t i, train::TrainConfig& cfg, int64_t k = 0) const;
+  // The max_iters run i is given without the command line's flags: what its claims need.
+  int64_t config_iters(size_t i) const;
+  std::string run_dir(size_t i, int64_t seed) const;
 };
+
+// "3" -> 3: a count of seeds, 1 to 100; otherwise an attic::Error naming `where`.
+int64_t parse_seeds(const std::string& text, const std::string& where);
 
 }  // namespace attic::lab

@@ -85,6 +85,8 @@ void TrainConfig::bind(Options& o) {
   o.bind("device", device, "cpu or cuda").non_empty();
   o.bind("threads", threads, "CPU threads (0: all)").int_range(0, kMaxThreads);
   o.bind("seed", seed, "seeds init, batches and dropout").int_range(0, kMax);
+  o.bind("batches", batches, "shared (drawn from the generator of init and dropout, as nanoGPT) or own "
+         "(a generator per seed and iteration: the same batches whatever the model)").non_empty();
   o.bind("detect_anomaly", detect_anomaly, "stop at the first NaN/Inf of a forward or backward, "
          "naming the op (slow)");
   o.bind("dtype", dtype, "float32, or bfloat16: matrix products in bfloat16 summed in float32 "
@@ -141,7 +143,7 @@ void TrainConfig::validate() const {
   std::vector<std::pair<std::string, const std::string*>> strings = {
       {"out_dir", &out_dir}, {"dataset", &dataset}, {"attention_options", &attention_options},
       {"gpt2_dir", &gpt2_dir}, {"wandb_project", &wandb_project}, {"wandb_run_name", &wandb_run_name},
-      {"backend", &backend}, {"dtype", &dtype}};
+      {"backend", &backend}, {"dtype", &dtype}, {"batches", &batches}};
   for (const auto& [key, text] : aliased) strings.emplace_back(key, &text);
   for (const auto& [key, v] : strings) {
     ATTIC_CHECK(v->find_first_of("\n\r") == std::string::npos, "config key '", key,
@@ -160,6 +162,8 @@ void TrainConfig::validate() const {
   ATTIC_CHECK(init_from == "scratch" || init_from == "resume" || from_gpt2(),
               "init_from must be scratch, resume, gpt2, gpt2-medium, gpt2-large, gpt2-xl or huggingface, got ",
               util::quote_value(init_from));
+  ATTIC_CHECK(batches == "shared" || batches == "own", "batches must be shared or own, got ",
+              util::quote_value(batches));
   ATTIC_CHECK(compute_dtype() != kFloat16, "dtype = float16: attic trains and evaluates in float32 or bfloat16. "
               "float16 training needs a loss scaler (nanoGPT's GradScaler), which attic does not have, "
               "and the CPU has no float16 products; bfloat16 has float32's range and needs none");

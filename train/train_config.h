@@ -73,6 +73,11 @@ struct TrainConfig {
   std::string device = "cpu";
   int64_t threads = 0;  // 0: ATTIC_NUM_THREADS or all hardware threads
   int64_t seed = 1337;
+  // Where the training batches are drawn from: "shared", the generator that also draws the
+  // initial weights and dropout's masks (nanoGPT's torch.randint on the global generator), or
+  // "own", a generator per (seed, iteration, micro-batch), so that runs whose models draw
+  // different numbers at init still train on the same batches (attic compare's default).
+  std::string batches = "shared";
   bool detect_anomaly = false;  // autograd::DetectAnomalyGuard around the run (slow)
   // nanoGPT's keys that attic takes so that its command lines and config files paste:
   std::string dtype = "float32";  // or bfloat16: autocast's products (autograd/autocast_mode.h)

@@ -22,6 +22,7 @@
 #include "models/registry.h"
 #include "train/out_of_memory.h"
 #include "train/size_check.h"
+#include "train/train_batch.h"
 #include "train/train_config.h"
 #include "data/text_dataset.h"
 #include "models/gpt/gpt2_folder.h"
@@ -164,10 +165,10 @@ void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const 
 
 // One optimizer step over gradient_accumulation_steps micro-batches; returns their mean loss.
 double train_step(const TrainConfig& cfg, const Dataset& data, models::LanguageModel& lm,
-                  optim::Optimizer& opt, Device device) {
+                  optim::Optimizer& opt, Device device, int64_t iter) {
   double loss_sum = 0;
   for (int64_t micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
-    Batch b = data.get_batch(Split::Train, cfg.batch_size, cfg.block_size, default_generator());
+    Batch b = train_batch(cfg, data, iter, micro);
     const DType compute = cfg.compute_dtype();
     Tensor loss;
     {
@@ -271,7 +272,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
     if (s.iter == s.first_iter && cfg.eval_only) break;
     const auto t0 = Clock::now();
     const double loss = naming_settings("train: a training step", step_size_settings(cfg),
-                                        [&] { return train_step(cfg, data, *lm, opt, device); });
+                                        [&] { return train_step(cfg, data, *lm, opt, device, s.iter); });
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     stop_if_not_finite(cfg, s.iter, "the training loss", loss);
     s.train_ms += ms;

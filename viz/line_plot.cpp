@@ -33,10 +33,15 @@ double nice_step(double lo, double hi, int target) {
 void draw_panel(std::ostringstream& os, const Panel& panel, double ox, double oy, int W, int H) {
   double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
   for (const Series& s : panel.series)
-    for (auto [x, y] : s.points) {
+    for (size_t i = 0; i < s.points.size(); ++i) {
+      const auto [x, y] = s.points[i];
       if (!std::isfinite(x) || !std::isfinite(y)) continue;
       x0 = std::min(x0, x); x1 = std::max(x1, x);
       y0 = std::min(y0, y); y1 = std::max(y1, y);
+      if (i < s.band.size() && std::isfinite(s.band[i].first) && std::isfinite(s.band[i].second)) {
+        y0 = std::min(y0, s.band[i].first);
+        y1 = std::max(y1, s.band[i].second);
+      }
     }
   if (!(x0 <= x1)) { x0 = 0; x1 = 1; y0 = 0; y1 = 1; }  // no finite points: empty axes
   if (x1 == x0) x1 = x0 + 1;
@@ -73,6 +78,19 @@ void draw_panel(std::ostringstream& os, const Panel& panel, double ox, double oy
   os << "<text x=\"" << num(lx) << "\" y=\"" << num(mid) << "\" text-anchor=\"middle\" transform=\"rotate(-90 "
      << num(lx) << " " << num(mid) << ")\">" << svg_escape(panel.ylabel) << "</text>\n";
 
+  // Bands first, so that every line is drawn over them: the lows left to right, then the
+  // highs right to left, as one closed polygon.
+  for (const Series& s : panel.series) {
+    if (s.band.size() != s.points.size() || s.band.empty()) continue;
+    os << "<polygon fill=\"" << svg_escape(s.color) << "\" fill-opacity=\"0.18\" stroke=\"none\" points=\"";
+    for (size_t i = 0; i < s.points.size(); ++i)
+      if (std::isfinite(s.points[i].first) && std::isfinite(s.band[i].first))
+        os << num(px(s.points[i].first)) << "," << num(py(s.band[i].first)) << " ";
+    for (size_t i = s.points.size(); i-- > 0;)
+      if (std::isfinite(s.points[i].first) && std::isfinite(s.band[i].second))
+        os << num(px(s.points[i].first)) << "," << num(py(s.band[i].second)) << " ";
+    os << "\"/>\n";
+  }
   int row = 0;
   for (const Series& s : panel.series) {
     const char* dash = s.dashed ? "\" stroke-dasharray=\"6 4" : "";

@@ -17,6 +17,9 @@ struct Series {
   std::string color;  // any SVG color, e.g. "#1f77b4"
   std::vector<std::pair<double, double>> points;  // (x, y), drawn in order
   bool dashed = false;  // a dashed line: two series of one color tell apart this way
+  // Empty, or one (low, high) per point: a band shaded in the series' color behind its line
+  // (the spread of several seeds around their mean curve).
+  std::vector<std::pair<double, double>> band = {};
 };
 
 // One plot's content: its series, a title over it and the labels of its axes.

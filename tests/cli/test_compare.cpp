@@ -112,6 +112,52 @@ TEST_CASE("attic compare gives every run the same seed and batches", "[cli][comp
   CHECK(evals("a") == evals("b"));
 }
 
+TEST_CASE("attic compare --seeds=N trains every run at N seeds and judges its claims over them",
+          "[cli][compare][e2e]") {
+  Scratch s;
+  // b's model draws more numbers at init than a's (a wider MLP): with batches = own both still
+  // train on the same batches per seed, which the identical first train loss shows.
+  const std::string cfg = write_configs(s, "a: attention=softmax\nb: attention=softmax n_embd=24\n"
+                                           "claim = a < b | a ends below b\n");
+  Run r = attic_run("compare " + cfg + " --seeds=2");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(lines_matching(r.out, "^compare .*: 2 runs x 2 seeds into ").size() == 1);
+  CHECK(lines_matching(r.out, "^== 4/4 b seed 1338 ").size() == 1);
+  for (const char* dir : {"cmp/a/seed_1337", "cmp/a/seed_1338", "cmp/b/seed_1337", "cmp/b/seed_1338"})
+    CHECK(fs::exists(s.path(std::string(dir) + "/result.json")));
+  const std::string md = read(s.path("cmp/compare.md"));
+  CHECK(lines_matching(md, "^\\| a \\| softmax \\| 0\\.[0-9]+M \\| 1337, 1338 \\| [0-9.]+ ± [0-9.]+ \\([0-9.]+–[0-9.]+\\) \\|")
+            .size() == 1);
+  CHECK(md.find("A claim holds when Welch's t-test") != std::string::npos);
+  CHECK(lines_matching(md, "^- a ends below b \\(`a < b`\\): .* \\(2 seeds each\\): \\*\\*(holds|fails|inconclusive)\\*\\*")
+            .size() == 1);
+  CHECK(read(s.path("cmp/compare.svg")).find("<polygon") != std::string::npos);
+  const auto first_train_loss = [&](const std::string& dir) {
+    const attic::json::Value v = attic::json::parse(read(s.path(dir + "/result.json")));
+    return v.at("evals").as_array()[1].as_array()[2].as_double();  // the eval at iteration 5
+  };
+  CHECK(first_train_loss("cmp/a/seed_1337") != first_train_loss("cmp/a/seed_1338"));
+
+  SECTION("a claim on runs cut short by --max_iters is inconclusive") {
+    Run cut = attic_run("compare " + cfg + " --seeds=2 --max_iters=4");
+    INFO(cut.out);
+    REQUIRE(cut.code == 0);
+    CHECK(cut.out.find("**inconclusive**: a trained 4 iterations, fewer than the 10 its config asks for") !=
+          std::string::npos);
+  }
+  SECTION("runs already trained at a seed are not trained again") {
+    Run again = attic_run("compare " + cfg + " --seeds=2");
+    REQUIRE(again.code == 0);
+    CHECK(lines_matching(again.out, "^  finished before: not trained again$").size() == 4);
+  }
+  SECTION("--seeds must be a count") {
+    Run bad = attic_run("compare " + cfg + " --seeds=0");
+    CHECK(bad.code == 2);
+    CHECK(bad.out == "attic: compare: --seeds: seeds must be a whole number from 1 to 100, got '0'\n");
+  }
+}
+
 TEST_CASE("attic compare rejects a bad config with one line and exit code 2", "[cli][compare][e2e]") {
   Scratch s;
   Run unknown = attic_run("compare " + write_configs(s, "a: attention=softmax\nb: attention=flash\n"));

@@ -46,7 +46,8 @@ TEST_CASE("a compare config names its base, its folder, the common keys and the 
   CHECK(c.runs[1].name == "linear");
   REQUIRE(c.runs[1].overrides.size() == 2);
   CHECK(c.runs[1].overrides[1] == std::pair<std::string, std::string>("n_head", "4"));
-  CHECK(c.run_dir(1) == f.path("cmp") + "/linear");
+  CHECK(c.run_dir(1, 1337) == f.path("cmp") + "/linear");
+  CHECK(c.seeds == 1);
 }
 
 TEST_CASE("a run takes the base, then the common keys, then the flags, then its own keys", "[cli][compare]") {
@@ -67,6 +68,36 @@ TEST_CASE("a run takes the base, then the common keys, then the flags, then its 
   CHECK(b.attention == "softmax");
   CHECK(a.out_dir == f.path("cmp") + "/a");
   CHECK(oa.dump().find("attention = \"linear_exp\"") != std::string::npos);
+  CHECK(a.batches == "own");  // compare's default: the same batches whatever the model
+}
+
+TEST_CASE("seeds = N trains each run at N seeds in folders of their own", "[cli][compare]") {
+  Files f;
+  CompareConfig c = f.parse("base = base.cfg\nout_dir = " + f.path("cmp") + "\nseeds = 3\nseed = 40\n"
+                            "a: attention=softmax\nb: attention=softmax batches=shared\n");
+  CHECK(c.seeds == 3);
+  CHECK(c.common.find("seeds") == std::string::npos);  // not a train key
+  TrainConfig a0, a2, b1;
+  c.run_config(0, a0, 0);
+  c.run_config(0, a2, 2);
+  c.run_config(1, b1, 1);
+  CHECK(a0.seed == 40);
+  CHECK(a2.seed == 42);
+  CHECK(b1.seed == 41);
+  CHECK(a0.out_dir == f.path("cmp") + "/a/seed_40");
+  CHECK(a2.out_dir == f.path("cmp") + "/a/seed_42");
+  CHECK(b1.batches == "shared");  // a run may ask for nanoGPT's draws
+  // The length claims are judged against: the config's, whatever the command line says.
+  c.flags = {"--max_iters=4"};
+  TrainConfig short_run;
+  c.run_config(0, short_run);
+  CHECK(short_run.max_iters == 4);
+  CHECK(c.config_iters(0) == 100);
+  for (const char* bad : {"0", "101", "two", "3x", ""}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(f.parse("base = base.cfg\nseeds = " + std::string(bad) + "\na: attention=softmax\n"),
+                      Catch::Matchers::ContainsSubstring("seeds must be a whole number from 1 to 100"));
+  }
 }
 
 TEST_CASE("a bad compare config is an error naming the file and line", "[cli][compare]") {
