@@ -150,7 +150,12 @@ std::vector<ModelEntry>& models() {
       // projections E and F of [k, block_size].
       {"linformer", "LinformerLM, post-norm layers over exactly block_size positions "
        "(tatp22/linformer-pytorch)", "linformer", none,
-       {"to_token_emb.weight", "", "linformer.seq.", 2, ".E.weight"},
+       {"to_token_emb.weight", "", "linformer.seq.", 2, ".E.weight", 0,
+        [](const ModelSpec& s) {
+          const linformer::LinformerLMOptions o = linformer::linformer_lm_options(s);
+          return StateLayout{"to_token_emb.weight", "", o.emb_dim > 0 ? "linformer.fn.seq." : "linformer.seq.", 2,
+                             ".E.weight", o.width(), nullptr};
+        }},
        check_with<linformer::linformer_lm_options>,
        make_with<linformer::LinformerLM, linformer::linformer_lm_options>},
   };

@@ -78,6 +78,10 @@ struct StateLayout {
   std::string layers;     // the prefix of the layer list, whose entries are "<layers><i>."
   int64_t per_layer = 1;  // entries of that list per layer
   std::string by_block;   // a suffix: every tensor named "*<by_block>" is [*, block_size]; "" for none
+  int64_t width = 0;      // the token embedding's width; 0: n_embd
+  // Where a model's options change the names or the width (the Linformer LM's emb_dim wraps
+  // its layers in a projection, "linformer.fn.seq.", of that width): the layout for a spec.
+  std::function<StateLayout(const ModelSpec&)> for_spec = nullptr;
 };
 
 struct ModelEntry {

@@ -25,7 +25,8 @@ int64_t count_layers(const nn::StateDict& tensors, const std::string& prefix) {
 
 void check_config_against_tensors(const TrainConfig& cfg, int64_t vocab_size,
                                   const nn::StateDict& tensors, const std::string& path) {
-  const models::StateLayout& l = models::find_model(cfg.model).layout;
+  const models::StateLayout& declared = models::find_model(cfg.model).layout;
+  const models::StateLayout l = declared.for_spec ? declared.for_spec(cfg.model_spec(vocab_size)) : declared;
   const std::string where = "checkpoint '" + path + "': its config ";
   auto table = [&](const std::string& name) -> const Tensor& {
     auto it = tensors.find(name);
@@ -38,8 +39,13 @@ void check_config_against_tensors(const TrainConfig& cfg, int64_t vocab_size,
   const Tensor& tokens = table(l.tokens);
   ATTIC_CHECK(tokens.size(0) == vocab_size, "checkpoint '", path, "': its vocabulary has ",
               vocab_size, " characters, but '", l.tokens, "' has ", tokens.size(0), " rows");
-  ATTIC_CHECK(tokens.size(1) == cfg.n_embd, where, "says n_embd = ", cfg.n_embd, ", but '",
-              l.tokens, "' has shape ", str(tokens.shape()));
+  if (l.width > 0) {
+    ATTIC_CHECK(tokens.size(1) == l.width, where, "gives an embedding width of ", l.width, ", but '", l.tokens,
+                "' has shape ", str(tokens.shape()));
+  } else {
+    ATTIC_CHECK(tokens.size(1) == cfg.n_embd, where, "says n_embd = ", cfg.n_embd, ", but '",
+                l.tokens, "' has shape ", str(tokens.shape()));
+  }
   if (!l.positions.empty()) {
     const Tensor& positions = table(l.positions);
     ATTIC_CHECK(positions.size(0) == cfg.block_size, where, "says block_size = ", cfg.block_size,

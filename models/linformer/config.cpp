@@ -59,6 +59,24 @@ void NamedArgs::bind(util::Options& o) {
   o.bind("method", method, "how the slots are made: learnable, convolution or no_params");
   o.bind("causal", causal, "prefix (slots of the past only), leaky (the package's) or none");
   o.bind("checkpoint", checkpoint, "recompute in backward: C0 (none), C1 or C2");
+  o.bind("full_attention", full_attention, "n x n softmax attention in the same heads instead (the package's "
+         "comparison)");
+  o.bind("dim_d", dim_d, "each head's width (0: n_embd / n_head)").int_range(0, 1 << 20);
+  o.bind("k_reduce_by_layer", k_reduce_by_layer, "layer l has max(1, k - l*r) slots (not with layerwise "
+         "sharing)").int_range(0, 1 << 20);
+  o.bind("w_o_intermediate_dim", w_o_intermediate_dim, "m > 0: the heads' output goes h*d -> m -> n_embd")
+      .int_range(0, 1 << 20);
+  o.bind("dropout", dropout, "on the attention weights and the heads' output (below 0: the config's "
+         "dropout)").float_range(-1, 1, false, true);
+  o.bind("dropout_ff", dropout_ff, "model=linformer: the feed-forward's dropouts (below 0: the config's "
+         "dropout)").float_range(-1, 1, false, true);
+  o.bind("dropout_tokens", dropout_tokens, "model=linformer: on embedding + positions (below 0: the config's "
+         "dropout)").float_range(-1, 1, false, true);
+  o.bind("activation", activation, "model=linformer: gelu or relu, in the feed-forward");
+  o.bind("ff_intermediate", ff_intermediate, "model=linformer: m > 0 widens layer 0 to m and narrows the last "
+         "back").int_range(0, 1 << 20);
+  o.bind("emb_dim", emb_dim, "model=linformer: the embedding width (0: n_embd, else projected in and out)")
+      .int_range(0, 1 << 20);
 }
 
 NamedOptions read_named_options(const nn::AttentionArgs& args, const NamedOptions& d) {
@@ -68,6 +86,16 @@ NamedOptions read_named_options(const nn::AttentionArgs& args, const NamedOption
   defaults.method = to_string(d.method);
   defaults.causal = to_string(d.causal);
   defaults.checkpoint = to_string(d.checkpoint);
+  defaults.full_attention = d.full_attention;
+  defaults.dim_d = d.dim_d;
+  defaults.k_reduce_by_layer = d.k_reduce_by_layer;
+  defaults.w_o_intermediate_dim = d.w_o_intermediate_dim;
+  defaults.dropout = d.dropout;
+  defaults.dropout_ff = d.dropout_ff;
+  defaults.dropout_tokens = d.dropout_tokens;
+  defaults.activation = d.activation;
+  defaults.ff_intermediate = d.ff_intermediate;
+  defaults.emb_dim = d.emb_dim;
   const NamedArgs a = nn::read_options(args, "linformer", defaults);
   NamedOptions o;
   o.k = a.k;
@@ -75,6 +103,16 @@ NamedOptions read_named_options(const nn::AttentionArgs& args, const NamedOption
   o.method = parse_method(a.method);
   o.causal = parse_causal(a.causal);
   o.checkpoint = parse_checkpoint(a.checkpoint);
+  o.full_attention = a.full_attention;
+  o.dim_d = a.dim_d;
+  o.k_reduce_by_layer = a.k_reduce_by_layer;
+  o.w_o_intermediate_dim = a.w_o_intermediate_dim;
+  o.dropout = a.dropout;
+  o.dropout_ff = a.dropout_ff;
+  o.dropout_tokens = a.dropout_tokens;
+  o.activation = a.activation;
+  o.ff_intermediate = a.ff_intermediate;
+  o.emb_dim = a.emb_dim;
   return o;
 }
 
@@ -151,28 +189,36 @@ LinformerLMOptions linformer_lm_options(const ModelSpec& s) {
               "Linformer's attention in every layer; attention = ", s.attention, " needs model gpt");
   ATTIC_CHECK(s.model_options.empty(), "model linformer takes no model options, got '", s.model_options, "'");
   const nn::AttentionArgs args = nn::AttentionArgs::parse(s.attention_options);
+  NamedOptions defaults;  // the package's LinformerLM shares one P across the model
+  defaults.k = std::min<int64_t>(64, s.block_size);
+  defaults.sharing = Sharing::Layerwise;
+  const NamedOptions named = read_named_options(args, defaults);
+  auto or_config = [&](double given) { return given >= 0 ? given : s.dropout; };
   LinformerLMOptions o;
   o.num_tokens = s.vocab_size;
-  o.dropout_tokens = s.dropout;
+  o.dropout_tokens = or_config(named.dropout_tokens);
+  o.emb_dim = named.emb_dim;
   LinformerOptions& b = o.body;
   b.input_size = s.block_size;
   b.channels = s.n_embd;
   b.nhead = s.n_head;
   b.depth = s.n_layer;
   b.dim_ff = 4 * s.n_embd;
-  b.dropout = s.dropout;
-  b.dropout_ff = s.dropout;
-  NamedOptions defaults;  // the package's LinformerLM shares one P across the model
-  defaults.k = std::min<int64_t>(64, s.block_size);
-  defaults.sharing = Sharing::Layerwise;
-  const NamedOptions named = read_named_options(args, defaults);
+  b.dropout = or_config(named.dropout);
+  b.dropout_ff = or_config(named.dropout_ff);
   b.dim_k = named.k;
   b.parameter_sharing = named.sharing;
   b.method = named.method;
+  // causal = none is the package's LinformerLM without its mask: each position then reads the
+  // tokens after it, so its loss is not a language model's (a way to see the leak).
   b.causal = named.causal;
   b.checkpoint_level = named.checkpoint;
-  ATTIC_CHECK(b.causal != Causal::None, "model linformer is a language model: causal must be prefix or "
-              "leaky, got none");
+  b.full_attention = named.full_attention;
+  b.dim_d = named.dim_d;
+  b.k_reduce_by_layer = named.k_reduce_by_layer;
+  b.w_o_intermediate_dim = named.w_o_intermediate_dim;
+  b.activation = named.activation;
+  b.ff_intermediate = named.ff_intermediate;
   o.validate("model linformer");
   return o;
 }

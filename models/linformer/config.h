@@ -61,22 +61,40 @@ std::string to_string(Checkpoint c);
 std::string to_string(DecoderMask m);
 
 // The options a Linformer attention takes by name on the command line
-// (--attention_options="k=16,causal=leaky"), for the GPT's attention and for model=linformer.
+// (--attention_options="k=16,causal=leaky"), for the GPT's attention and for model=linformer:
+// every argument of the package's Linformer and LinformerLM that the train config does not
+// already give (input_size is block_size, channels n_embd, nhead n_head, depth n_layer).
 struct NamedOptions {
   int64_t k = 64;
   Sharing sharing = Sharing::Headwise;
   Method method = Method::Learnable;
   Causal causal = Causal::Prefix;
   Checkpoint checkpoint = Checkpoint::C0;
+  bool full_attention = false;     // n × n softmax attention in the same heads, for comparison
+  int64_t dim_d = 0;               // each head's width; 0: n_embd / n_head
+  int64_t k_reduce_by_layer = 0;   // layer ℓ has max(1, k − ℓ·r) slots (not with layerwise)
+  int64_t w_o_intermediate_dim = 0;  // m > 0: the heads' output goes h·d → m → C
+  double dropout = -1;             // on P̄ and the heads' output; below 0: the config's dropout
+  // model=linformer's own, refused in the GPT (whose MLP and embeddings are the GPT's):
+  double dropout_ff = -1;          // the feed-forward's dropouts; below 0: the config's
+  double dropout_tokens = -1;      // on embedding + positions; below 0: the config's
+  std::string activation = "gelu";  // or relu, in the feed-forward
+  int64_t ff_intermediate = 0;     // m > 0: layer 0 widens C → m, the last narrows m → C
+  int64_t emb_dim = 0;             // the embedding width; 0: n_embd (else projected in and out)
 };
 // The same as the command line declares them (nn::read_options): the enums by name.
 struct NamedArgs {
   int64_t k = 64;
   std::string sharing = "headwise", method = "learnable", causal = "prefix", checkpoint = "C0";
+  bool full_attention = false;
+  int64_t dim_d = 0, k_reduce_by_layer = 0, w_o_intermediate_dim = 0;
+  double dropout = -1, dropout_ff = -1, dropout_tokens = -1;
+  std::string activation = "gelu";
+  int64_t ff_intermediate = 0, emb_dim = 0;
   void bind(util::Options& o);
 };
-// Reads k, sharing, method, causal and checkpoint from args, each defaulting to defaults';
-// any other key is an attic::Error listing these.
+// Reads every option above from args, each defaulting to defaults'; any other key is an
+// attic::Error listing them.
 NamedOptions read_named_options(const nn::AttentionArgs& args, const NamedOptions& defaults);
 
 // The stack: Linformer(input_size, channels, dim_k, ...) of the package.

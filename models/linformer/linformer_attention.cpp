@@ -22,16 +22,24 @@ LinformerAttentionOptions from_mixer(const nn::MixerOptions& m) {
   o.input_size = m.block_size;
   o.channels = m.n_embd;
   o.nhead = m.n_head;
-  o.dim = m.n_embd / m.n_head;
   NamedOptions defaults;
   defaults.k = std::min<int64_t>(64, m.block_size);
   const NamedOptions named = read_named_options(m.args, defaults);
-  o.dim_k = named.k;
+  const NamedOptions lm_only;  // model=linformer's own options, at their defaults
+  ATTIC_CHECK(named.dropout_ff == lm_only.dropout_ff && named.dropout_tokens == lm_only.dropout_tokens &&
+                  named.activation == lm_only.activation && named.ff_intermediate == lm_only.ff_intermediate &&
+                  named.emb_dim == lm_only.emb_dim,
+              "linformer attention: dropout_ff, dropout_tokens, activation, ff_intermediate and emb_dim are "
+              "model=linformer's; the GPT's attention=linformer has the GPT's MLP and embeddings");
+  o.dim = named.dim_d > 0 ? named.dim_d : m.n_embd / m.n_head;
+  o.dim_k = std::max<int64_t>(1, named.k - m.layer * named.k_reduce_by_layer);
   o.parameter_sharing = named.sharing;
   o.method = named.method;
   o.causal = named.causal;
   o.checkpoint_level = named.checkpoint;
-  o.dropout = m.dropout;
+  o.full_attention = named.full_attention;
+  o.w_o_intermediate_dim = named.w_o_intermediate_dim;
+  o.dropout = named.dropout >= 0 ? named.dropout : m.dropout;
   ATTIC_CHECK(o.causal != Causal::None, "linformer attention: the GPT needs causal=prefix or causal=leaky, got none");
   ATTIC_CHECK(o.parameter_sharing != Sharing::Layerwise, "linformer attention: layerwise sharing spans the "
               "whole stack; use model=linformer for it, or sharing=none, headwise or kv in the GPT");

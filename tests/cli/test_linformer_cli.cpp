@@ -62,15 +62,51 @@ TEST_CASE("bad Linformer options are one line and exit 2, before anything trains
   Scratch s;
   check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=k=17"),
            "model linformer: dim_k 17 is larger than input_size 16; k slots summarize n positions, k <= n");
-  check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=causal=none"),
-           "model linformer is a language model: causal must be prefix or leaky, got none");
   check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=method=conv"),
            "linformer: method must be learnable, convolution or no_params, got 'conv'");
   check_one_line(attic_run("train " + s.tiny("x") + " --attention=linformer --attention_options=sharing=layerwise"),
            "linformer attention: layerwise sharing spans the whole stack; use model=linformer for it, or "
            "sharing=none, headwise or kv in the GPT");
   check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=kk=3"),
-           "attention linformer: unknown option 'kk' (it takes k, sharing, method, causal, checkpoint)");
+           "attention linformer: unknown option 'kk' (it takes k, sharing, method, causal, checkpoint, "
+           "full_attention, dim_d, k_reduce_by_layer, w_o_intermediate_dim, dropout, dropout_ff, dropout_tokens, "
+           "activation, ff_intermediate, emb_dim)");
+  check_one_line(attic_run("train " + s.tiny("x") + " --attention=linformer --attention_options=activation=relu"),
+           "linformer attention: dropout_ff, dropout_tokens, activation, ff_intermediate and emb_dim are "
+           "model=linformer's; the GPT's attention=linformer has the GPT's MLP and embeddings");
+  check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=activation=tanh"),
+           "model linformer: activation must be gelu or relu, got 'tanh'");
+  check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=dropout=1"),
+           "attention linformer: option 'dropout' must be in [-1, 1), got '1'");
+}
+
+TEST_CASE("every option of the package's Linformer and LinformerLM reaches attic train", "[cli][e2e][linformer]") {
+  Scratch s;
+  // The LM with every option away from its default, and the non-causal LM the package also builds.
+  const std::string lm = "full_attention=false,dim_d=4,k_reduce_by_layer=2,w_o_intermediate_dim=12,dropout=0.1,"
+                         "dropout_ff=0.2,dropout_tokens=0.05,activation=relu,ff_intermediate=24,emb_dim=20,"
+                         "sharing=headwise,k=8";
+  Run r = attic_run("train " + s.tiny("lm") + " --model=linformer --n_layer=2 --max_iters=2 --eval_interval=2 "
+                    "--attention_options=" + lm);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(attic::train::read_checkpoint_info(s.path("lm")).attention_options == lm);
+  CHECK(attic_run("sample --out_dir=" + s.path("lm") + " --num_samples=1 --max_new_tokens=5").code == 0);
+  Run full = attic_run("train " + s.tiny("full") + " --model=linformer --max_iters=2 --eval_interval=2 "
+                       "--attention_options=full_attention=true,causal=none");
+  CHECK(full.code == 0);
+  // The GPT's attention takes the attention's own: full_attention, dim_d, k_reduce_by_layer,
+  // w_o_intermediate_dim and dropout.
+  Run gpt = attic_run("train " + s.tiny("gpt") + " --attention=linformer --n_layer=2 --max_iters=2 "
+                      "--eval_interval=2 --attention_options=k=8,dim_d=4,k_reduce_by_layer=3,w_o_intermediate_dim=8,"
+                      "dropout=0.1");
+  INFO(gpt.out);
+  CHECK(gpt.code == 0);
+  // --help lists them, with their help lines.
+  Run help = attic_run("train --help");
+  for (const char* key : {"full_attention=", "dim_d=", "k_reduce_by_layer=", "w_o_intermediate_dim=", "dropout_ff=",
+                          "dropout_tokens=", "activation=", "ff_intermediate=", "emb_dim="})
+    CHECK(help.out.find(key) != std::string::npos);
 }
 
 TEST_CASE("attic plot linformer-heads draws every head of a Linformer checkpoint, LM or GPT", "[cli][linformer][viz]") {
