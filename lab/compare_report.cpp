@@ -170,11 +170,14 @@ json::Value compare_json(const std::vector<CompareRow>& rows, const std::string&
 
 namespace {
 
-// With seeds: each run's mean train (dashed) and val curve over its seeds, at the evals all
-// its seeds reached, the val curve in a band from the least to the greatest seed's.
-std::string seeds_svg(const std::vector<CompareRow>& rows, const std::string& title) {
-  viz::Panel by_iter{{}, "loss by iteration (mean over seeds, band: least to greatest val)", "iteration", "loss"};
-  viz::Panel by_time{{}, "loss by training time (mean over seeds)", "training time (s)", "loss"};
+// Each run's train (dashed) and val curve, by iteration and by training time. With seeds,
+// the curves are the means over a run's seeds, at the evals all its seeds reached, and the val
+// curve lies in a band from the least to the greatest seed's.
+std::string curves_svg(const std::vector<CompareRow>& rows, const std::string& title, bool with_seed) {
+  const std::string over = with_seed ? " (mean over seeds, band: least to greatest val)" : "";
+  viz::Panel by_iter{{}, "loss by iteration" + over, "iteration", "loss"};
+  viz::Panel by_time{{}, std::string("loss by training time") + (with_seed ? " (mean over seeds)" : ""),
+                     "training time (s)", "loss"};
   const std::vector<std::string> names = run_names(rows);
   for (size_t i = 0; i < names.size(); ++i) {
     const std::vector<const CompareRow*> seeds = rows_of(rows, names[i]);
@@ -194,7 +197,7 @@ std::string seeds_svg(const std::vector<CompareRow>& rows, const std::string& ti
       const Spread t = spread(train), v = spread(val), s = spread(secs);
       train_i.points.emplace_back(iter, t.mean);
       val_i.points.emplace_back(iter, v.mean);
-      val_i.band.emplace_back(v.min, v.max);
+      if (seeds.size() > 1) val_i.band.emplace_back(v.min, v.max);
       train_t.points.emplace_back(s.mean, t.mean);
       val_t.points.emplace_back(s.mean, v.mean);
     }
@@ -209,25 +212,7 @@ std::string seeds_svg(const std::vector<CompareRow>& rows, const std::string& ti
 }  // namespace
 
 std::string compare_svg(const std::vector<CompareRow>& rows, const std::string& title) {
-  if (seeded(rows)) return seeds_svg(rows, title);
-  viz::Panel by_iter{{}, "loss by iteration", "iteration", "loss"};
-  viz::Panel by_time{{}, "loss by training time", "training time (s)", "loss"};
-  for (size_t i = 0; i < rows.size(); ++i) {
-    viz::Series train_i{rows[i].name + " train", viz::series_color(i), {}, /*dashed=*/true};
-    viz::Series val_i{rows[i].name + " val", viz::series_color(i), {}};
-    viz::Series train_t = train_i, val_t = val_i;
-    for (const EvalPoint& e : rows[i].result.evals) {
-      train_i.points.emplace_back(double(e.iter), e.train);
-      val_i.points.emplace_back(double(e.iter), e.val);
-      train_t.points.emplace_back(e.seconds, e.train);
-      val_t.points.emplace_back(e.seconds, e.val);
-    }
-    by_iter.series.push_back(std::move(train_i));
-    by_iter.series.push_back(std::move(val_i));
-    by_time.series.push_back(std::move(train_t));
-    by_time.series.push_back(std::move(val_t));
-  }
-  return viz::panels_svg({by_iter, by_time}, title);
+  return curves_svg(rows, title, seeded(rows));
 }
 
 void write_compare_report(const std::string& out_dir, const std::vector<CompareRow>& rows,

@@ -19,6 +19,13 @@ double cosine_with_warmup(int64_t it, double lr, double min_lr, int64_t warmup_i
   return min_lr + coeff * (lr - min_lr);
 }
 
+double step_decay(int64_t it, double lr, double gamma, int64_t step_size, int64_t warmup_iters) {
+  ATTIC_CHECK(it >= 0 && step_size >= 1 && warmup_iters >= 0, "step_decay: needs it >= 0, step_size >= 1 and "
+              "warmup_iters >= 0, got ", it, ", ", step_size, " and ", warmup_iters);
+  if (it < warmup_iters) return lr * double(it) / double(warmup_iters);
+  return lr * std::pow(gamma, double(it / step_size));
+}
+
 double constant_with_warmup(int64_t it, double lr, int64_t warmup_iters) {
   ATTIC_CHECK(it >= 0, "constant_with_warmup: iteration ", it, " is negative");
   ATTIC_CHECK(warmup_iters >= 0, "constant_with_warmup: warmup_iters ", warmup_iters,

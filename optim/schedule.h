@@ -28,6 +28,10 @@ double constant_with_warmup(int64_t it, double lr, int64_t warmup_iters = 0);
 // schedule min(1e-3, 1e-2 / √step): 1e-3 up to step 100, then decaying as 1 / √step.
 double inverse_sqrt(int64_t step, double max_lr = 1e-3, double scale = 1e-2);
 
+// PyTorch's StepLR, with nanoGPT's warmup in front: lr · it / warmup_iters while
+// it < warmup_iters, then lr · gamma^⌊it / step_size⌋. Needs step_size >= 1.
+double step_decay(int64_t it, double lr, double gamma, int64_t step_size, int64_t warmup_iters = 0);
+
 // Sets the lr of every group of opt.
 void set_lr(Optimizer& opt, double lr);
 

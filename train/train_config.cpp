@@ -76,8 +76,18 @@ void TrainConfig::bind(Options& o) {
   o.bind("beta1", beta1).float_range(0, 1, false, /*hi_open=*/true);
   o.bind("beta2", beta2).float_range(0, 1, false, /*hi_open=*/true);
   o.bind("grad_clip", grad_clip, "clip the global gradient norm (0: off)").float_range(0, kInf);
+  o.bind("optimizer", optimizer, "adamw (nanoGPT's, with beta1, beta2) or sgd (with momentum, dampening, "
+         "nesterov)").non_empty();
+  o.bind("momentum", momentum, "sgd: the momentum buffer's factor (0: plain SGD)").float_range(0, 1);
+  o.bind("dampening", dampening, "sgd: the gradient's damping in the momentum buffer").float_range(0, 1);
+  o.bind("nesterov", nesterov, "sgd: Nesterov momentum (needs momentum > 0 and dampening 0)");
+  o.bind("decay_all", decay_all, "weight_decay on every parameter, as torch.optim.SGD(model.parameters()) "
+         "does (false: the matrices only, as nanoGPT)");
   o.bind("decay_lr", decay_lr, "follow lr_schedule (false: constant learning_rate)");
-  o.bind("lr_schedule", lr_schedule, "cosine (warmup then cosine decay) or inverse_sqrt "
+  o.bind("lr_gamma", lr_gamma, "lr_schedule step: the factor every lr_step_size iterations").float_range(0, 1);
+  o.bind("lr_step_size", lr_step_size, "lr_schedule step: iterations between two decays").int_range(1, kMax);
+  o.bind("lr_schedule", lr_schedule, "step (PyTorch's StepLR: learning_rate · lr_gamma^⌊it / lr_step_size⌋), "
+         "cosine (warmup then cosine decay) or inverse_sqrt "
          "(learning_rate · min(1, √(warmup_iters / step)))").non_empty();
   o.bind("warmup_iters", warmup_iters).int_range(0, kMax);
   o.bind("lr_decay_iters", lr_decay_iters).int_range(1, kMax);
@@ -143,7 +153,7 @@ void TrainConfig::validate() const {
   std::vector<std::pair<std::string, const std::string*>> strings = {
       {"out_dir", &out_dir}, {"dataset", &dataset}, {"attention_options", &attention_options},
       {"gpt2_dir", &gpt2_dir}, {"wandb_project", &wandb_project}, {"wandb_run_name", &wandb_run_name},
-      {"backend", &backend}, {"dtype", &dtype}, {"batches", &batches}};
+      {"backend", &backend}, {"dtype", &dtype}, {"batches", &batches}, {"optimizer", &optimizer}};
   for (const auto& [key, text] : aliased) strings.emplace_back(key, &text);
   for (const auto& [key, v] : strings) {
     ATTIC_CHECK(v->find_first_of("\n\r") == std::string::npos, "config key '", key,
@@ -189,8 +199,13 @@ void TrainConfig::validate() const {
   // The model's own checks (an attention it cannot hold, an option it does not take); the
   // vocabulary does not enter them.
   entry.check(model_spec(/*vocab_size=*/1));
-  ATTIC_CHECK(lr_schedule == "cosine" || lr_schedule == "inverse_sqrt",
-              "lr_schedule must be cosine or inverse_sqrt, got ", util::quote_value(lr_schedule));
+  ATTIC_CHECK(lr_schedule == "cosine" || lr_schedule == "inverse_sqrt" || lr_schedule == "step",
+              "lr_schedule must be cosine, inverse_sqrt or step, got ", util::quote_value(lr_schedule));
+  ATTIC_CHECK(optimizer == "adamw" || optimizer == "sgd", "optimizer must be adamw or sgd, got ",
+              util::quote_value(optimizer));
+  ATTIC_CHECK(!nesterov || (optimizer == "sgd" && momentum > 0 && dampening == 0),
+              "nesterov = true needs optimizer = sgd, momentum > 0 and dampening = 0 (PyTorch's rule), got "
+              "optimizer = ", optimizer, ", momentum ", momentum, ", dampening ", dampening);
   ATTIC_CHECK(lr_schedule != "inverse_sqrt" || warmup_iters > 0,
               "lr_schedule inverse_sqrt needs warmup_iters > 0 (the step where the decay starts), got ",
               warmup_iters);
@@ -288,6 +303,8 @@ double TrainConfig::lr_at(int64_t iter) const {
   if (!decay_lr) return learning_rate;
   if (lr_schedule == "inverse_sqrt")
     return optim::inverse_sqrt(iter + 1, learning_rate, learning_rate * std::sqrt(double(warmup_iters)));
+  if (lr_schedule == "step")
+    return optim::step_decay(iter, learning_rate, lr_gamma, lr_step_size, warmup_iters);
   return optim::cosine_with_warmup(iter, learning_rate, min_lr, warmup_iters, lr_decay_iters);
 }
 

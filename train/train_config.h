@@ -63,9 +63,19 @@ struct TrainConfig {
   double beta1 = 0.9;
   double beta2 = 0.95;
   double grad_clip = 1.0;  // 0 disables clipping
+  // The optimizer (train/make_optimizer.h): adamw (nanoGPT's) or sgd, PyTorch's SGD with
+  // momentum, dampening and Nesterov momentum, the recipe of several of the write-ups'
+  // training scripts. decay_all: weight_decay on every parameter, biases and norm gains too,
+  // as torch.optim.SGD(model.parameters(), weight_decay=...) applies it.
+  std::string optimizer = "adamw";
+  double momentum = 0.0, dampening = 0.0;
+  bool nesterov = false;
+  bool decay_all = false;
   // learning-rate schedule
   bool decay_lr = true;
-  std::string lr_schedule = "cosine";  // or inverse_sqrt (optim/schedule.h)
+  std::string lr_schedule = "cosine";  // or inverse_sqrt, step (optim/schedule.h)
+  double lr_gamma = 0.1;               // step: the factor every lr_step_size iterations
+  int64_t lr_step_size = 1000;
   int64_t warmup_iters = 2000;
   int64_t lr_decay_iters = 600000;
   double min_lr = 6e-5;

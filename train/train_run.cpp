@@ -2,7 +2,7 @@
 //
 // Per iteration: set the learning rate from the schedule; every eval_interval iterations
 // estimate train and val loss (and checkpoint if val improved); then gradient accumulation
-// over micro-batches, gradient clipping, one AdamW step.
+// over micro-batches, gradient clipping, one optimizer step (AdamW, or SGD: make_optimizer.h).
 #include "train/train_run.h"
 
 #include <unistd.h>
@@ -22,6 +22,7 @@
 #include "models/registry.h"
 #include "train/out_of_memory.h"
 #include "train/size_check.h"
+#include "train/make_optimizer.h"
 #include "train/train_batch.h"
 #include "train/train_config.h"
 #include "data/text_dataset.h"
@@ -248,8 +249,8 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
         m->to(device);
         return m;
       });
-  optim::AdamW opt = lm->configure_optimizers(cfg.weight_decay, cfg.learning_rate,
-                                              {cfg.beta1, cfg.beta2});
+  const std::unique_ptr<optim::Optimizer> optimizer = make_optimizer(cfg, *lm);
+  optim::Optimizer& opt = *optimizer;
   State s;
   // Reading a checkpoint writes nothing, so a resume that is refused leaves the out_dir as
   // it was; the lock comes after it.

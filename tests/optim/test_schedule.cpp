@@ -80,3 +80,15 @@ TEST_CASE("set_lr: sets every group's lr, and a schedule drives an optimizer", "
   }
   CHECK(a.item<double>() == Approx(0.25).epsilon(1e-7));
 }
+
+TEST_CASE("step_decay: PyTorch's StepLR, after a warmup", "[optim]") {
+  // StepLR(step_size=3, gamma=0.5) from lr 1: 1, 1, 1, 0.5, 0.5, 0.5, 0.25, ...
+  const std::vector<double> want = {1, 1, 1, 0.5, 0.5, 0.5, 0.25};
+  for (int64_t it = 0; it < int64_t(want.size()); ++it) CHECK(optim::step_decay(it, 1.0, 0.5, 3) == want[size_t(it)]);
+  // The Linformer tutorial's StepLR(1, gamma=0.9) from lr 5.0, stepped once per epoch.
+  CHECK(optim::step_decay(2, 5.0, 0.9, 1) == Approx(5.0 * 0.81));
+  // With a warmup of 4: the ramp of constant_with_warmup, then the steps from iteration 0 on.
+  CHECK(optim::step_decay(2, 1.0, 0.5, 3, 4) == 0.5);
+  CHECK(optim::step_decay(4, 1.0, 0.5, 3, 4) == 0.5);
+  CHECK_THROWS_AS(optim::step_decay(0, 1.0, 0.5, 0), Error);
+}
