@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "data/batch.h"
 #include "data/tokenizer_base.h"
@@ -30,6 +31,10 @@ class Dataset {
   // b = 0..B-1 as nanoGPT's get_batch draws them:
   // x[b] = data[i_b : i_b + T], y[b] = data[i_b + 1 : i_b + 1 + T], both int64 [B, T].
   virtual Batch get_batch(Split split, int64_t B, int64_t T, Generator& gen) const = 0;
+  // The windows at the given offsets, in their order: x[b] = data[s_b : s_b + T] and
+  // y[b] = data[s_b + 1 : s_b + 1 + T], int64 [starts.size(), T]; each 0 <= s_b < len - T.
+  // An epoch (train/epoch_order.h) reads the split through it.
+  virtual Batch get_windows(Split split, const std::vector<int64_t>& starts, int64_t T) const = 0;
   // "12 characters", "301966 tokens": how the training log names its size.
   virtual std::string describe() const = 0;
 };

@@ -90,6 +90,23 @@ Batch TextDataset::get_batch(Split split, int64_t B, int64_t T, Generator& gen) 
   return {stack(xs), stack(ys)};
 }
 
+Batch TextDataset::get_windows(Split split, const std::vector<int64_t>& starts, int64_t T) const {
+  const Tensor& d = data(split);
+  const int64_t len = d.numel();
+  ATTIC_CHECK(!starts.empty() && T > 0, "TextDataset::get_windows: needs a start and T > 0, got ", starts.size(),
+              " starts and T = ", T);
+  std::vector<Tensor> xs, ys;
+  xs.reserve(starts.size());
+  ys.reserve(starts.size());
+  for (const int64_t i : starts) {
+    ATTIC_CHECK(i >= 0 && i < len - T, "TextDataset::get_windows: start ", i, " is outside [0, ", len - T,
+                ") of the ", split_name(split), " split of ", len, " tokens for T = ", T);
+    xs.push_back(d.narrow(0, i, T));
+    ys.push_back(d.narrow(0, i + 1, T));
+  }
+  return {stack(xs), stack(ys)};
+}
+
 // The search path, most specific first: the user's folder, the source tree, the cwd.
 std::vector<std::string> default_dataset_candidates() {
   const std::string rel = "shakespeare_char/input.txt";

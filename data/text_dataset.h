@@ -40,6 +40,7 @@ class TextDataset : public Dataset {
   // B windows at offsets i ~ U[0, len - T) of the split (len > T needed):
   // x[b] = data[i_b : i_b + T], y[b] = data[i_b + 1 : i_b + 1 + T], both int64 [B, T].
   Batch get_batch(Split split, int64_t B, int64_t T, Generator& gen) const override;
+  Batch get_windows(Split split, const std::vector<int64_t>& starts, int64_t T) const override;
 
  private:
   TextDataset(const std::string& text, double train_fraction);

@@ -127,6 +127,23 @@ Batch TokenDataset::get_batch(Split split, int64_t B, int64_t T, Generator& gen)
   return {from_vector(x, {B, T}), from_vector(y, {B, T})};
 }
 
+Batch TokenDataset::get_windows(Split split, const std::vector<int64_t>& starts, int64_t T) const {
+  const int64_t len = size(split), B = int64_t(starts.size());
+  ATTIC_CHECK(B > 0 && T > 0, "TokenDataset::get_windows: needs a start and T > 0, got ", B, " starts and T = ", T);
+  std::vector<int64_t> x(size_t(B * T)), y(size_t(B * T));
+  const Ids& ids = split == Split::Train ? train_ : val_;
+  for (int64_t b = 0; b < B; ++b) {
+    const int64_t i = starts[size_t(b)];
+    ATTIC_CHECK(i >= 0 && i < len - T, "TokenDataset::get_windows: start ", i, " is outside [0, ", len - T,
+                ") of the ", split_name(split), " split of ", dir_, " (", len, " tokens) for T = ", T);
+    for (int64_t t = 0; t < T; ++t) {
+      x[size_t(b * T + t)] = id_at(ids, i + t);
+      y[size_t(b * T + t)] = id_at(ids, i + t + 1);
+    }
+  }
+  return {from_vector(x, {B, T}), from_vector(y, {B, T})};
+}
+
 std::string TokenDataset::describe() const {
   return std::to_string(train_.n + val_.n) + " tokens";
 }

@@ -32,6 +32,7 @@ class TokenDataset : public Dataset {
   int64_t size(Split split) const override { return split == Split::Train ? train_.n : val_.n; }
   double chars_per_token(Split split) const override;
   Batch get_batch(Split split, int64_t B, int64_t T, Generator& gen) const override;
+  Batch get_windows(Split split, const std::vector<int64_t>& starts, int64_t T) const override;
   std::string describe() const override;
 
   // The ids of [start, start + n) of the split, int64 [n].

@@ -90,15 +90,15 @@ int compare(const std::vector<std::string>& args) {
     size_t run;
     std::unique_ptr<TrainConfig> cfg;
     Options opts;
-    int64_t config_iters;
+    int64_t config_iters, config_epochs;
   };
   std::vector<Job> jobs;
   for (size_t i = 0; i < c.runs.size(); ++i) {
-    const int64_t config_iters = c.config_iters(i);
+    const int64_t config_iters = c.config_iters(i), config_epochs = c.config_epochs(i);
     for (int64_t k = 0; k < c.seeds; ++k) {
       auto cfg = std::make_unique<TrainConfig>();
       Options o = c.run_config(i, *cfg, k);
-      jobs.push_back({i, std::move(cfg), std::move(o), config_iters});
+      jobs.push_back({i, std::move(cfg), std::move(o), config_iters, config_epochs});
     }
   }
   const size_t n = jobs.size();
@@ -127,7 +127,8 @@ int compare(const std::vector<std::string>& args) {
     const std::string options = cfg.block_attention_options();
     const std::string attention = (cfg.model == "gpt" ? "" : cfg.model + " LM, ") +
                                   cfg.block_attention() + (options.empty() ? "" : "(" + options + ")");
-    rows.push_back({c.runs[i].name, attention, std::move(*result), std::nullopt, cfg.seed, jobs[j].config_iters});
+    rows.push_back({c.runs[i].name, attention, std::move(*result), std::nullopt, cfg.seed, jobs[j].config_iters,
+                    jobs[j].config_epochs});
     if (c.task == "digit_mul") {
       Restored r = restore(cfg.out_dir);
       const TextDataset data = TextDataset::from_name(r.config.dataset_path());

@@ -137,6 +137,12 @@ std::optional<ClaimResult> check_claim(const Claim& c, const std::vector<Compare
         return inconclusive(row->name + " trained " + std::to_string(row->result.iters) +
                             " iterations, fewer than the " + std::to_string(row->config_iters) +
                             " its config asks for");
+  for (const auto* side_rows : {&a, &b})
+    for (const CompareRow* row : *side_rows)
+      if (row->config_epochs > 0 && row->result.epochs < row->config_epochs)
+        return inconclusive(row->name + " trained " + std::to_string(row->result.epochs) +
+                            " epochs, fewer than the " + std::to_string(row->config_epochs) +
+                            " its config asks for");
   for (const auto& [side_rows, metric, scale, out] :
        {std::tuple{&a, c.lhs_metric, 1.0, &r.lhs}, std::tuple{&b, c.rhs_metric, c.factor, &r.rhs}})
     for (const CompareRow* row : *side_rows) {

@@ -114,13 +114,21 @@ std::string CompareConfig::run_dir(size_t i, int64_t seed) const {
   return out_dir + "/" + runs.at(i).name + (seeds > 1 ? "/seed_" + std::to_string(seed) : "");
 }
 
-int64_t CompareConfig::config_iters(size_t i) const {
-  CompareConfig own = *this;
+// Run i's config as its compare file gives it, before the command line's flags.
+static TrainConfig unflagged_config(const CompareConfig& c, size_t i) {
+  CompareConfig own = c;
   own.flags.clear();
   TrainConfig cfg;
   const Options opts = own.run_config(i, cfg);
-  return cfg.max_iters;
+  return cfg;
 }
+
+int64_t CompareConfig::config_iters(size_t i) const {
+  const TrainConfig cfg = unflagged_config(*this, i);
+  return cfg.max_epochs > 0 ? 0 : cfg.max_iters;
+}
+
+int64_t CompareConfig::config_epochs(size_t i) const { return unflagged_config(*this, i).max_epochs; }
 
 Options CompareConfig::run_config(size_t i, TrainConfig& cfg, int64_t k) const {
   const CompareRun& run = runs.at(i);

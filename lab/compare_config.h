@@ -58,8 +58,10 @@ struct CompareConfig {
   // checkpoint and result.json record), so cfg must stay where it is while they are used.
   // out_dir is run_dir(i, seed); init_from must stay scratch.
   util::Options run_config(size_t i, train::TrainConfig& cfg, int64_t k = 0) const;
-  // The max_iters run i is given without the command line's flags: what its claims need.
+  // The max_iters run i is given without the command line's flags (0 when it trains in
+  // epochs), and its max_epochs (0 when it counts iterations): what its claims need.
   int64_t config_iters(size_t i) const;
+  int64_t config_epochs(size_t i) const;
   std::string run_dir(size_t i, int64_t seed) const;
 };
 

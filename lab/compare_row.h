@@ -21,6 +21,7 @@ struct CompareRow {
   // The max_iters its compare config gives it before the command line's flags: a claim on a
   // run that trained fewer iterations than its config asks for is not judged. 0: unknown.
   int64_t config_iters = 0;
+  int64_t config_epochs = 0;  // the same for a config in epochs (max_epochs)
 };
 
 // The runs' names in the order they first appear, and the rows (seeds) of one name.

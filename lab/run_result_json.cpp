@@ -11,6 +11,7 @@ json::Value to_json(const RunResult& r) {
     evals.push_back(json::Value::Array{e.iter, e.seconds, e.train, e.val});
   return json::Value::Object{{"params", r.params},
                              {"iters", r.iters},
+                             {"epochs", r.epochs},
                              {"best_val", r.best_val},
                              {"ms_per_iter", r.ms_per_iter},
                              {"tokens_per_s", r.tokens_per_s},
@@ -25,6 +26,7 @@ RunResult run_result_from_json(const json::Value& v, const std::string& what) {
     RunResult r;
     r.params = v.at("params").as_int();
     r.iters = v.at("iters").as_int();
+    r.epochs = v.find("epochs") ? v.at("epochs").as_int() : 0;  // a result.json from before max_epochs
     r.best_val = v.at("best_val").as_double();
     r.ms_per_iter = v.at("ms_per_iter").as_double();
     r.tokens_per_s = v.at("tokens_per_s").as_double();

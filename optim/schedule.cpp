@@ -26,6 +26,12 @@ double step_decay(int64_t it, double lr, double gamma, int64_t step_size, int64_
   return lr * std::pow(gamma, double(it / step_size));
 }
 
+double cosine_annealing(int64_t step, double lr, double eta_min, int64_t t_max) {
+  ATTIC_CHECK(step >= 0 && step <= t_max && t_max >= 1, "cosine_annealing: needs 0 <= step <= T_max and "
+              "T_max >= 1, got step ", step, " and T_max ", t_max);
+  return eta_min + 0.5 * (1.0 + std::cos(std::numbers::pi * double(step) / double(t_max))) * (lr - eta_min);
+}
+
 double constant_with_warmup(int64_t it, double lr, int64_t warmup_iters) {
   ATTIC_CHECK(it >= 0, "constant_with_warmup: iteration ", it, " is negative");
   ATTIC_CHECK(warmup_iters >= 0, "constant_with_warmup: warmup_iters ", warmup_iters,

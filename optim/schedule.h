@@ -32,6 +32,11 @@ double inverse_sqrt(int64_t step, double max_lr = 1e-3, double scale = 1e-2);
 // it < warmup_iters, then lr · gamma^⌊it / step_size⌋. Needs step_size >= 1.
 double step_decay(int64_t it, double lr, double gamma, int64_t step_size, int64_t warmup_iters = 0);
 
+// PyTorch's CosineAnnealingLR(T_max, eta_min) after `step` calls of scheduler.step(), in its
+// closed form: eta_min + ½ (1 + cos(π step / T_max)) (lr - eta_min), for 0 <= step <= T_max
+// (at T_max the rate is eta_min). Needs T_max >= 1.
+double cosine_annealing(int64_t step, double lr, double eta_min, int64_t t_max);
+
 // Sets the lr of every group of opt.
 void set_lr(Optimizer& opt, double lr);
 

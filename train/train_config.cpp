@@ -72,6 +72,10 @@ void TrainConfig::bind(Options& o) {
   o.bind("bias", bias, "biases in Linear and LayerNorm", KeyKind::Model);
   o.bind("learning_rate", learning_rate, "peak learning rate").float_range(0, kInf);
   o.bind("max_iters", max_iters, "last iteration (the loop runs 0..max_iters)").int_range(0, kMax);
+  o.bind("max_epochs", max_epochs, "train this many shuffled passes over the train split's windows "
+         "instead of max_iters iterations (0: max_iters)").int_range(0, kMax);
+  o.bind("epoch_stride", epoch_stride, "max_epochs: a window starts every N tokens (0: every block_size, "
+         "disjoint windows; 1: every offset)").int_range(0, kMax);
   o.bind("weight_decay", weight_decay, "AdamW decay of the matrices").float_range(0, kInf);
   o.bind("beta1", beta1).float_range(0, 1, false, /*hi_open=*/true);
   o.bind("beta2", beta2).float_range(0, 1, false, /*hi_open=*/true);
@@ -84,11 +88,15 @@ void TrainConfig::bind(Options& o) {
   o.bind("decay_all", decay_all, "weight_decay on every parameter, as torch.optim.SGD(model.parameters()) "
          "does (false: the matrices only, as nanoGPT)");
   o.bind("decay_lr", decay_lr, "follow lr_schedule (false: constant learning_rate)");
-  o.bind("lr_gamma", lr_gamma, "lr_schedule step: the factor every lr_step_size iterations").float_range(0, 1);
-  o.bind("lr_step_size", lr_step_size, "lr_schedule step: iterations between two decays").int_range(1, kMax);
+  o.bind("lr_gamma", lr_gamma, "lr_schedule step, step_epochs: the factor every lr_step_size iterations "
+         "(epochs)").float_range(0, 1);
+  o.bind("lr_step_size", lr_step_size, "lr_schedule step, step_epochs: iterations (epochs) between two "
+         "decays").int_range(1, kMax);
   o.bind("lr_schedule", lr_schedule, "step (PyTorch's StepLR: learning_rate · lr_gamma^⌊it / lr_step_size⌋), "
-         "cosine (warmup then cosine decay) or inverse_sqrt "
-         "(learning_rate · min(1, √(warmup_iters / step)))").non_empty();
+         "cosine (warmup then cosine decay), inverse_sqrt "
+         "(learning_rate · min(1, √(warmup_iters / step))); with max_epochs, one rate per epoch e: "
+         "cosine_epochs (CosineAnnealingLR, T_max = max_epochs, down to min_lr) or step_epochs "
+         "(StepLR over epochs)").non_empty();
   o.bind("warmup_iters", warmup_iters).int_range(0, kMax);
   o.bind("lr_decay_iters", lr_decay_iters).int_range(1, kMax);
   o.bind("min_lr", min_lr).float_range(0, kInf);
@@ -199,8 +207,13 @@ void TrainConfig::validate() const {
   // The model's own checks (an attention it cannot hold, an option it does not take); the
   // vocabulary does not enter them.
   entry.check(model_spec(/*vocab_size=*/1));
-  ATTIC_CHECK(lr_schedule == "cosine" || lr_schedule == "inverse_sqrt" || lr_schedule == "step",
-              "lr_schedule must be cosine, inverse_sqrt or step, got ", util::quote_value(lr_schedule));
+  ATTIC_CHECK(lr_schedule == "cosine" || lr_schedule == "inverse_sqrt" || lr_schedule == "step" || epoch_schedule(),
+              "lr_schedule must be cosine, inverse_sqrt, step, cosine_epochs or step_epochs, got ",
+              util::quote_value(lr_schedule));
+  ATTIC_CHECK(!epoch_schedule() || !decay_lr || max_epochs > 0, "lr_schedule ", lr_schedule,
+              " steps once per epoch: it needs max_epochs > 0, got max_epochs = ", max_epochs);
+  ATTIC_CHECK(epoch_stride == 0 || max_epochs > 0, "epoch_stride = ", epoch_stride,
+              " places an epoch's windows: it needs max_epochs > 0");
   ATTIC_CHECK(optimizer == "adamw" || optimizer == "sgd", "optimizer must be adamw or sgd, got ",
               util::quote_value(optimizer));
   ATTIC_CHECK(!nesterov || (optimizer == "sgd" && momentum > 0 && dampening == 0),
@@ -299,8 +312,17 @@ std::string TrainConfig::model_options() const {
   return with_aliases("", e.options, "model " + e.name);
 }
 
-double TrainConfig::lr_at(int64_t iter) const {
+bool TrainConfig::epoch_schedule() const { return lr_schedule == "cosine_epochs" || lr_schedule == "step_epochs"; }
+
+double TrainConfig::lr_at(int64_t iter, int64_t iters_per_epoch) const {
   if (!decay_lr) return learning_rate;
+  if (epoch_schedule()) {
+    ATTIC_CHECK(iters_per_epoch > 0 && max_epochs > 0, "lr_at: lr_schedule ", lr_schedule, " needs max_epochs and "
+                "iterations per epoch, got ", max_epochs, " and ", iters_per_epoch);
+    const int64_t epoch = iter / iters_per_epoch;
+    if (lr_schedule == "step_epochs") return optim::step_decay(epoch, learning_rate, lr_gamma, lr_step_size);
+    return optim::cosine_annealing(epoch, learning_rate, min_lr, max_epochs);
+  }
   if (lr_schedule == "inverse_sqrt")
     return optim::inverse_sqrt(iter + 1, learning_rate, learning_rate * std::sqrt(double(warmup_iters)));
   if (lr_schedule == "step")

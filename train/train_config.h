@@ -59,6 +59,11 @@ struct TrainConfig {
   // AdamW
   double learning_rate = 6e-4;
   int64_t max_iters = 600000;
+  // Epochs instead of iterations (train/epoch_order.h): max_epochs > 0 trains that many
+  // shuffled passes over the train split's windows, which start every epoch_stride tokens
+  // (0: every block_size), and max_iters is not used.
+  int64_t max_epochs = 0;
+  int64_t epoch_stride = 0;
   double weight_decay = 1e-1;
   double beta1 = 0.9;
   double beta2 = 0.95;
@@ -73,7 +78,9 @@ struct TrainConfig {
   bool decay_all = false;
   // learning-rate schedule
   bool decay_lr = true;
-  std::string lr_schedule = "cosine";  // or inverse_sqrt, step (optim/schedule.h)
+  // or inverse_sqrt, step, and per epoch (with max_epochs) cosine_epochs, step_epochs
+  // (optim/schedule.h)
+  std::string lr_schedule = "cosine";
   double lr_gamma = 0.1;               // step: the factor every lr_step_size iterations
   int64_t lr_step_size = 1000;
   int64_t warmup_iters = 2000;
@@ -123,8 +130,14 @@ struct TrainConfig {
   // nanoGPT's get_lr (linear warmup, then cosine decay to min_lr), or inverse_sqrt:
   // learning_rate up to warmup_iters, then learning_rate · √(warmup_iters / step) with steps
   // counted from 1, which at learning_rate 1e-3 and warmup_iters 100 is ELiTA's
-  // min(1e-3, 1e-2/√step).
-  double lr_at(int64_t iter) const;
+  // min(1e-3, 1e-2/√step). The per-epoch schedules, which PyTorch's training loops step once
+  // an epoch, hold one rate through epoch e = ⌊iter / iters_per_epoch⌋: cosine_epochs is
+  // CosineAnnealingLR(T_max = max_epochs, eta_min = min_lr), min_lr + ½ (1 + cos(π e /
+  // max_epochs)) (learning_rate - min_lr); step_epochs is StepLR(lr_step_size, lr_gamma),
+  // learning_rate · lr_gamma^⌊e / lr_step_size⌋. They need iters_per_epoch > 0.
+  double lr_at(int64_t iter, int64_t iters_per_epoch = 0) const;
+  // Whether lr_schedule counts epochs (cosine_epochs, step_epochs).
+  bool epoch_schedule() const;
   // Whether init_from names a GPT-2 (models/gpt/gpt2_folder.h).
   bool from_gpt2() const;
   // With from_gpt2(): the model keys become the GPT-2 of gpt2_dir/config.json's (model gpt,

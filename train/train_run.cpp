@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <optional>
 
 #include "autograd/anomaly_mode.h"
 #include "train/checkpoint.h"
@@ -23,6 +24,7 @@
 #include "train/out_of_memory.h"
 #include "train/size_check.h"
 #include "train/make_optimizer.h"
+#include "train/epoch_order.h"
 #include "train/train_batch.h"
 #include "train/train_config.h"
 #include "data/text_dataset.h"
@@ -165,11 +167,12 @@ void evaluate_and_checkpoint(const TrainConfig& cfg, const Options& opts, const 
 }
 
 // One optimizer step over gradient_accumulation_steps micro-batches; returns their mean loss.
-double train_step(const TrainConfig& cfg, const Dataset& data, models::LanguageModel& lm,
+// The batches come from the epoch's order with max_epochs, else from train_batch.
+double train_step(const TrainConfig& cfg, const Dataset& data, EpochOrder* epochs, models::LanguageModel& lm,
                   optim::Optimizer& opt, Device device, int64_t iter) {
   double loss_sum = 0;
   for (int64_t micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
-    Batch b = train_batch(cfg, data, iter, micro);
+    Batch b = epochs ? epochs->batch(iter, micro) : train_batch(cfg, data, iter, micro);
     const DType compute = cfg.compute_dtype();
     Tensor loss;
     {
@@ -197,7 +200,7 @@ std::string fmt_eta(double seconds) {
 
 // The "iter N: loss, time" line every log_interval iterations (nanoGPT's), and on a
 // terminal a live line on stderr: ms per iteration, tokens per second, time left.
-void log_progress(const TrainConfig& cfg, const RunHooks& hooks, double loss, double ms,
+void log_progress(const TrainConfig& cfg, const RunHooks& hooks, int64_t last_iter, double loss, double ms,
                   bool live, State& s) {
   s.train_curve.emplace_back(double(s.iter), loss);
   s.ms_avg = s.ms_avg == 0 ? ms : 0.9 * s.ms_avg + 0.1 * ms;
@@ -210,9 +213,9 @@ void log_progress(const TrainConfig& cfg, const RunHooks& hooks, double loss, do
     const int64_t tokens_per_iter = cfg.gradient_accumulation_steps * cfg.batch_size * cfg.block_size;
     std::fprintf(stderr, "\r\033[K%s%siter %lld/%lld | loss %.4f | %.1f ms/iter | %.0f tok/s | ETA %s",
                  hooks.label.c_str(), hooks.label.empty() ? "" : " | ", (long long)s.iter,
-                 (long long)cfg.max_iters, loss, s.ms_avg,
+                 (long long)last_iter, loss, s.ms_avg,
                  double(tokens_per_iter) / (s.ms_avg / 1000.0),
-                 fmt_eta(double(cfg.max_iters - s.iter) * s.ms_avg / 1000.0).c_str());
+                 fmt_eta(double(last_iter - s.iter) * s.ms_avg / 1000.0).c_str());
     std::fflush(stderr);
   }
 }
@@ -251,6 +254,18 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
       });
   const std::unique_ptr<optim::Optimizer> optimizer = make_optimizer(cfg, *lm);
   optim::Optimizer& opt = *optimizer;
+  // With max_epochs the run's length is the epochs': E · I steps, evaluated at every epoch's
+  // end too, and the loop stops at iteration E · I after that evaluation.
+  std::optional<EpochOrder> epochs;
+  if (cfg.max_epochs > 0) {
+    epochs.emplace(cfg, data);
+    std::printf("max_epochs = %lld: %lld windows of %lld tokens, one every %lld, %lld iterations per epoch, "
+                "%lld in all (max_iters is not used)\n", (long long)cfg.max_epochs, (long long)epochs->windows(),
+                (long long)cfg.block_size, (long long)epochs->stride(), (long long)epochs->iters_per_epoch(),
+                (long long)epochs->last_iter());
+  }
+  const int64_t last_iter = epochs ? epochs->last_iter() : cfg.max_iters;
+  const int64_t iters_per_epoch = epochs ? epochs->iters_per_epoch() : 0;
   State s;
   // Reading a checkpoint writes nothing, so a resume that is refused leaves the out_dir as
   // it was; the lock comes after it.
@@ -264,16 +279,18 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   const auto start = Clock::now();
   s.first_iter = s.iter;
   for (;; ++s.iter) {
-    optim::set_lr(opt, cfg.lr_at(s.iter));
-    if (s.iter % cfg.eval_interval == 0) {
+    optim::set_lr(opt, cfg.lr_at(std::min(s.iter, last_iter), iters_per_epoch));
+    if (s.iter % cfg.eval_interval == 0 || (epochs && s.iter % iters_per_epoch == 0)) {
       if (live) std::cerr << "\r\033[K" << std::flush;
       naming_settings("train: evaluating", step_size_settings(cfg),
                       [&] { evaluate_and_checkpoint(cfg, opts, data, tokenizer, *lm, opt, device, s); });
     }
     if (s.iter == s.first_iter && cfg.eval_only) break;
+    if (epochs && s.iter >= last_iter) break;  // every epoch trained, and evaluated above
     const auto t0 = Clock::now();
-    const double loss = naming_settings("train: a training step", step_size_settings(cfg),
-                                        [&] { return train_step(cfg, data, *lm, opt, device, s.iter); });
+    const double loss = naming_settings("train: a training step", step_size_settings(cfg), [&] {
+      return train_step(cfg, data, epochs ? &*epochs : nullptr, *lm, opt, device, s.iter);
+    });
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     stop_if_not_finite(cfg, s.iter, "the training loss", loss);
     s.train_ms += ms;
@@ -281,8 +298,8 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
       s.timed_ms += ms;
       ++s.timed_steps;
     }
-    log_progress(cfg, hooks, loss, ms, live, s);
-    if (s.iter >= cfg.max_iters) break;
+    log_progress(cfg, hooks, last_iter, loss, ms, live, s);
+    if (!epochs && s.iter >= cfg.max_iters) break;
   }
   if (live) std::cerr << "\r\033[K" << std::flush;
   const double secs = std::chrono::duration<double>(Clock::now() - start).count();
@@ -295,6 +312,7 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   RunResult r;
   r.params = lm->reported_params();
   r.iters = s.iter;
+  r.epochs = epochs ? epochs->epoch_of(s.iter) : 0;
   r.evals = std::move(s.evals);
   r.best_val = s.best_val;
   r.ms_per_iter = s.timed_steps > 0 ? s.timed_ms / double(s.timed_steps) : s.train_ms;

@@ -23,6 +23,7 @@ struct EvalPoint {
 struct RunResult {
   int64_t params = 0;        // the model's count as nanoGPT reports it (no position table)
   int64_t iters = 0;         // the last iteration reached
+  int64_t epochs = 0;        // with max_epochs: the epochs trained, ⌊iters / iterations per epoch⌋
   std::vector<EvalPoint> evals;
   double best_val = 0;       // best val loss seen at an eval
   double ms_per_iter = 0;    // mean training-step time, the first (warm-up) step left out

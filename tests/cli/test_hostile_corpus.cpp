@@ -127,7 +127,7 @@ TEST_CASE("the hostile corpus: every key of every command, hostile values, one l
                                  " --eval_interval=2 --max_iters=2 --warmup_iters=1 --lr_decay_iters=10 --threads=1";
   const std::vector<Command> commands = {
       {"train", tiny_train,
-       {"max_iters", "eval_iters", "gradient_accumulation_steps", "log_interval", "eval_interval"},
+       {"max_iters", "max_epochs", "eval_iters", "gradient_accumulation_steps", "log_interval", "eval_interval"},
        {}, true},
       {"sample", "--out_dir=" + ck + " --start=T --num_samples=1 --max_new_tokens=4 --threads=1",
        {"num_samples", "max_new_tokens"}, {}, false},

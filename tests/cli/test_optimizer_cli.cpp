@@ -48,5 +48,5 @@ TEST_CASE("bad optimizer and schedule keys are one line and exit 2", "[cli][erro
                  "nesterov = true needs optimizer = sgd, momentum > 0 and dampening = 0 (PyTorch's rule), got "
                  "optimizer = sgd, momentum 0, dampening 0");
   check_one_line(attic_run("train " + s.tiny("x") + " --lr_schedule=exponential"),
-                 "lr_schedule must be cosine, inverse_sqrt or step, got 'exponential'");
+                 "lr_schedule must be cosine, inverse_sqrt, step, cosine_epochs or step_epochs, got 'exponential'");
 }

@@ -97,7 +97,7 @@ TEST_CASE("lr_schedule inverse_sqrt is ELiTA's min(1e-3, 1e-2/√step)", "[cli][
   CHECK(error_message([&] { c.validate(); }) ==
         "lr_schedule inverse_sqrt needs warmup_iters > 0 (the step where the decay starts), got 0");
   c.lr_schedule = "linear";
-  CHECK(error_message([&] { c.validate(); }) == "lr_schedule must be cosine, inverse_sqrt or step, got 'linear'");
+  CHECK(error_message([&] { c.validate(); }) == "lr_schedule must be cosine, inverse_sqrt, step, cosine_epochs or step_epochs, got 'linear'");
 }
 
 TEST_CASE("ELiTA's keys: the block attention and its options, and where they are refused",
