@@ -139,7 +139,7 @@ std::vector<ModelEntry>& models() {
        {"transformer.wte.weight", "transformer.wpe.weight", "transformer.h.", 1, ""},
        check_with<gpt_config>, make_with<GPT, gpt_config>},
       {"pooled_lm", "a window of block_size tokens pooled by attention predicts the next "
-       "(tonyduan/transformer-blocks, src/models.py)", "", none,
+       "(tonyduan/transformer-blocks, src/models.py)", "", nn::declare_options<PooledLMOptions>(),
        {"wte.weight", "pos.pe", "blocks.", 1, ""},
        check_with<pooled_lm_config>, make_with<PooledLM, pooled_lm_config>},
       {"elita", "ELiTA's Model2 stack as an LM (acosharma/elita-transformer, main.py)", "elita",

@@ -77,6 +77,7 @@ void NamedArgs::bind(util::Options& o) {
          "back").int_range(0, 1 << 20);
   o.bind("emb_dim", emb_dim, "model=linformer: the embedding width (0: n_embd, else projected in and out)")
       .int_range(0, 1 << 20);
+  o.bind("dim_ff", dim_ff, "model=linformer: the feed-forward's hidden width (0: 4 x n_embd)").int_range(0, 1 << 24);
 }
 
 NamedOptions read_named_options(const nn::AttentionArgs& args, const NamedOptions& d) {
@@ -96,6 +97,7 @@ NamedOptions read_named_options(const nn::AttentionArgs& args, const NamedOption
   defaults.activation = d.activation;
   defaults.ff_intermediate = d.ff_intermediate;
   defaults.emb_dim = d.emb_dim;
+  defaults.dim_ff = d.dim_ff;
   const NamedArgs a = nn::read_options(args, "linformer", defaults);
   NamedOptions o;
   o.k = a.k;
@@ -113,6 +115,7 @@ NamedOptions read_named_options(const nn::AttentionArgs& args, const NamedOption
   o.activation = a.activation;
   o.ff_intermediate = a.ff_intermediate;
   o.emb_dim = a.emb_dim;
+  o.dim_ff = a.dim_ff;
   return o;
 }
 
@@ -203,7 +206,7 @@ LinformerLMOptions linformer_lm_options(const ModelSpec& s) {
   b.channels = s.n_embd;
   b.nhead = s.n_head;
   b.depth = s.n_layer;
-  b.dim_ff = 4 * s.n_embd;
+  b.dim_ff = named.dim_ff > 0 ? named.dim_ff : 4 * s.n_embd;
   b.dropout = or_config(named.dropout);
   b.dropout_ff = or_config(named.dropout_ff);
   b.dim_k = named.k;

@@ -81,6 +81,7 @@ struct NamedOptions {
   std::string activation = "gelu";  // or relu, in the feed-forward
   int64_t ff_intermediate = 0;     // m > 0: layer 0 widens C → m, the last narrows m → C
   int64_t emb_dim = 0;             // the embedding width; 0: n_embd (else projected in and out)
+  int64_t dim_ff = 0;              // the feed-forward's hidden width; 0: 4 · n_embd
 };
 // The same as the command line declares them (nn::read_options): the enums by name.
 struct NamedArgs {
@@ -90,7 +91,7 @@ struct NamedArgs {
   int64_t dim_d = 0, k_reduce_by_layer = 0, w_o_intermediate_dim = 0;
   double dropout = -1, dropout_ff = -1, dropout_tokens = -1;
   std::string activation = "gelu";
-  int64_t ff_intermediate = 0, emb_dim = 0;
+  int64_t ff_intermediate = 0, emb_dim = 0, dim_ff = 0;
   void bind(util::Options& o);
 };
 // Reads every option above from args, each defaulting to defaults'; any other key is an
@@ -149,7 +150,7 @@ struct LinformerLMOptions {
 };
 
 // `attic train --model=linformer`: the LinformerLM of spec.n_layer post-norm layers over
-// exactly block_size positions, dim_ff 4·n_embd, every dropout = spec.dropout, and the
+// exactly block_size positions, dim_ff (4·n_embd unless given), every dropout = spec.dropout, and the
 // attention options k (64 or block_size), sharing (layerwise), method (learnable), causal
 // (prefix or leaky: a language model) and checkpoint (C0). Its attention is linformer
 // (softmax, the default, means the same here); another is an attic::Error.

@@ -28,8 +28,8 @@ LinformerAttentionOptions from_mixer(const nn::MixerOptions& m) {
   const NamedOptions lm_only;  // model=linformer's own options, at their defaults
   ATTIC_CHECK(named.dropout_ff == lm_only.dropout_ff && named.dropout_tokens == lm_only.dropout_tokens &&
                   named.activation == lm_only.activation && named.ff_intermediate == lm_only.ff_intermediate &&
-                  named.emb_dim == lm_only.emb_dim,
-              "linformer attention: dropout_ff, dropout_tokens, activation, ff_intermediate and emb_dim are "
+                  named.emb_dim == lm_only.emb_dim && named.dim_ff == lm_only.dim_ff,
+              "linformer attention: dropout_ff, dropout_tokens, activation, ff_intermediate, emb_dim and dim_ff are "
               "model=linformer's; the GPT's attention=linformer has the GPT's MLP and embeddings");
   o.dim = named.dim_d > 0 ? named.dim_d : m.n_embd / m.n_head;
   o.dim_k = std::max<int64_t>(1, named.k - m.layer * named.k_reduce_by_layer);

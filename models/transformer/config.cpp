@@ -13,14 +13,20 @@ void PooledLMConfig::validate() const {
   ATTIC_CHECK(dropout >= 0 && dropout < 1, "PooledLM: dropout must be in [0, 1), got ", dropout);
 }
 
+void PooledLMOptions::bind(util::Options& o) {
+  o.bind("hidden", hidden, "the encoder blocks' feed-forward width (0: n_embd)").int_range(0, 1 << 24);
+}
+
 PooledLMConfig pooled_lm_config(const ModelSpec& s) {
   ATTIC_CHECK(bool(find_attention(s.attention).make_attention), "attention ", s.attention,
               " is a GPT attention only: model pooled_lm needs one with a q, k, v form (softmax, "
               "linear_elu or linear_exp)");
   ATTIC_CHECK(s.attention_options.empty(), "attention_options: the pooled_lm model's attentions take "
               "no options, got '", s.attention_options, "'");
-  ATTIC_CHECK(s.model_options.empty(), "model pooled_lm takes no model options, got '", s.model_options, "'");
+  const PooledLMOptions m =
+      nn::read_options<PooledLMOptions>(nn::AttentionArgs::parse(s.model_options), "model pooled_lm");
   PooledLMConfig c;
+  c.hidden = m.hidden;
   c.vocab_size = s.vocab_size;
   c.window = s.block_size;
   c.n_layer = s.n_layer;

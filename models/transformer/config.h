@@ -27,9 +27,18 @@ struct PooledLMConfig {
   void validate() const;  // throws attic::Error naming the bad value
 };
 
+// The pooled LM's own option, from spec.model_options ("hidden=768") or its train key
+// pooled_hidden: the encoder blocks' feed-forward width, 0 for d (src/train.py's
+// hidden_dim = dim = 768).
+struct PooledLMOptions {
+  int64_t hidden = 0;
+  void bind(util::Options& o);
+  static std::vector<nn::OptionAlias> aliases() { return {{"pooled_hidden", "hidden"}}; }
+};
+
 // The pooled LM of spec: window = block_size, and spec's layers, heads, width, dropout and
-// attention, which must have a q, k, v form. It has no bias key, and its attentions and the
-// model take no options: either given is an attic::Error.
+// attention, which must have a q, k, v form, and PooledLMOptions from spec.model_options.
+// It has no bias key, and its attentions take no options: one given is an attic::Error.
 PooledLMConfig pooled_lm_config(const ModelSpec& spec);
 
 // An encoder-decoder over one shared vocabulary (the Annotated Transformer's copy task).

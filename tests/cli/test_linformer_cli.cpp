@@ -70,9 +70,9 @@ TEST_CASE("bad Linformer options are one line and exit 2, before anything trains
   check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=kk=3"),
            "attention linformer: unknown option 'kk' (it takes k, sharing, method, causal, checkpoint, "
            "full_attention, dim_d, k_reduce_by_layer, w_o_intermediate_dim, dropout, dropout_ff, dropout_tokens, "
-           "activation, ff_intermediate, emb_dim)");
+           "activation, ff_intermediate, emb_dim, dim_ff)");
   check_one_line(attic_run("train " + s.tiny("x") + " --attention=linformer --attention_options=activation=relu"),
-           "linformer attention: dropout_ff, dropout_tokens, activation, ff_intermediate and emb_dim are "
+           "linformer attention: dropout_ff, dropout_tokens, activation, ff_intermediate, emb_dim and dim_ff are "
            "model=linformer's; the GPT's attention=linformer has the GPT's MLP and embeddings");
   check_one_line(attic_run("train " + s.tiny("x") + " --model=linformer --attention_options=activation=tanh"),
            "model linformer: activation must be gelu or relu, got 'tanh'");
@@ -85,7 +85,7 @@ TEST_CASE("every option of the package's Linformer and LinformerLM reaches attic
   // The LM with every option away from its default, and the non-causal LM the package also builds.
   const std::string lm = "full_attention=false,dim_d=4,k_reduce_by_layer=2,w_o_intermediate_dim=12,dropout=0.1,"
                          "dropout_ff=0.2,dropout_tokens=0.05,activation=relu,ff_intermediate=24,emb_dim=20,"
-                         "sharing=headwise,k=8";
+                         "dim_ff=40,sharing=headwise,k=8";
   Run r = attic_run("train " + s.tiny("lm") + " --model=linformer --n_layer=2 --max_iters=2 --eval_interval=2 "
                     "--attention_options=" + lm);
   INFO(r.out);
@@ -105,7 +105,7 @@ TEST_CASE("every option of the package's Linformer and LinformerLM reaches attic
   // --help lists them, with their help lines.
   Run help = attic_run("train --help");
   for (const char* key : {"full_attention=", "dim_d=", "k_reduce_by_layer=", "w_o_intermediate_dim=", "dropout_ff=",
-                          "dropout_tokens=", "activation=", "ff_intermediate=", "emb_dim="})
+                          "dropout_tokens=", "activation=", "ff_intermediate=", "emb_dim=", "dim_ff="})
     CHECK(help.out.find(key) != std::string::npos);
 }
 
