@@ -89,6 +89,9 @@ class Backend {
   // out and in have one shape; r has it too, broadcast dims with stride 0.
   virtual void decayed_cumsum(const KTensor& out, const KTensor& in, const KTensor& r,
                               int64_t dim, bool reverse) = 0;
+  // The running maximum along dim, out_i = max(in_0, ..., in_i), float32 or float64; a NaN
+  // stays the maximum from where it appears to the end of its line. out and in: one shape.
+  virtual void running_max(const KTensor& out, const KTensor& in, int64_t dim) = 0;
 
   // ---- matrices. a [..., M, K] @ b [..., K, N] -> out [..., M, N]; the batch dims of a and b
   //      already have out's batch shape (broadcast ones carry stride 0). out is contiguous.

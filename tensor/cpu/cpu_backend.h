@@ -5,7 +5,7 @@
 //   kernels.cpp      a level's name and backend object
 //   elementwise.cpp  fill, copy, unary, binary, where
 //   reduce.cpp       reduce, arg_reduce, sum_squares, cumsum
-//   scan.cpp         decayed_cumsum (scan.h: its naive reference)
+//   scan.cpp         decayed_cumsum, running_max (scan.h: their naive references)
 //   routed_sum.cpp   route attention's sum over sources and its backward (routed_sum.h: the
 //                    naive reference)
 //   prefix_softmax.cpp  ELiTA's prefix softmax and its backward, one scan each way

@@ -63,6 +63,7 @@ class Kernels final : public CpuBackend {
                   int64_t dim) override;
   double sum_squares(const KTensor& in) override;
   void cumsum(const KTensor& out, const KTensor& in, int64_t dim) override;
+  void running_max(const KTensor& out, const KTensor& in, int64_t dim) override;
   void decayed_cumsum(const KTensor& out, const KTensor& in, const KTensor& r, int64_t dim,
                       bool reverse) override;
 

@@ -1,5 +1,6 @@
-// The reference of the CPU decayed prefix sum (tensor/cpu/scan.cpp): one plain loop per
-// line. tests/tensor/cpu/test_scan.cpp checks the kernel against it.
+// The references of the CPU scans (tensor/cpu/scan.cpp), the decayed prefix sum and the
+// running maximum: one plain loop per line. tests/tensor/cpu/test_scan.cpp checks the
+// kernels against them.
 #pragma once
 
 #include <cstdint>
@@ -11,5 +12,10 @@ namespace attic::cpu {
 template <class T>
 void decayed_cumsum_naive(int64_t outer, int64_t n, int64_t inner, const T* x, const T* r, T* y,
                           bool reverse);
+
+// x, y [outer, n, inner], contiguous. Along n, for every inner element:
+//   y_0 = x_0, y_t = max(y_{t−1}, x_t), and y_t = NaN from the first NaN x_t on.
+template <class T>
+void running_max_naive(int64_t outer, int64_t n, int64_t inner, const T* x, T* y);
 
 }  // namespace attic::cpu

@@ -1,5 +1,8 @@
 #include "tensor/cpu/scan.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace attic::cpu {
 
 // y [outer, n, inner] from x [outer, n, inner] and r [outer, n], one line at a time
@@ -18,6 +21,21 @@ void decayed_cumsum_naive(int64_t outer, int64_t n, int64_t inner, const T* x, c
       }
     }
 }
+
+// y [outer, n, inner] from x [outer, n, inner], one line at a time
+template <class T>
+void running_max_naive(int64_t outer, int64_t n, int64_t inner, const T* x, T* y) {
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i)
+      for (int64_t t = 0; t < n; ++t) {
+        const T v = x[(o * n + t) * inner + i];
+        const T before = t == 0 ? v : y[(o * n + t - 1) * inner + i];
+        y[(o * n + t) * inner + i] = std::isnan(before) || std::isnan(v) ? NAN : std::max(before, v);
+      }
+}
+
+template void running_max_naive<float>(int64_t, int64_t, int64_t, const float*, float*);
+template void running_max_naive<double>(int64_t, int64_t, int64_t, const double*, double*);
 
 template void decayed_cumsum_naive<float>(int64_t, int64_t, int64_t, const float*, const float*,
                                           float*, bool);

@@ -2,7 +2,7 @@
 //   cuda_backend.cpp  the device query, backend_for(), host <-> device copies
 //   allocator.cpp     the caching device allocator (and its guard-byte debug mode)
 //   elementwise.cu    fill, copy, unary, binary, where
-//   reduce.cu         reduce, arg_reduce, sum_squares, cumsum, decayed_cumsum
+//   reduce.cu         reduce, arg_reduce, sum_squares, cumsum, decayed_cumsum, running_max
 //   matmul.cu         matmul through cuBLAS (strided batched), or the tiled kernel;
 //                     gemm_strided_batched, the cuBLAS call that attention.cu shares
 //   matmul_tiled.cu   the readable tiled shared-memory matmul kernel
@@ -91,6 +91,7 @@ class CudaBackend final : public Backend {
   void cumsum(const KTensor& out, const KTensor& in, int64_t dim) override;
   void decayed_cumsum(const KTensor& out, const KTensor& in, const KTensor& r, int64_t dim,
                       bool reverse) override;
+  void running_max(const KTensor& out, const KTensor& in, int64_t dim) override;
 
   void matmul(const KTensor& out, const KTensor& a, const KTensor& b) override;
   void matmul_reduced(const KTensor& out, const KTensor& a, const KTensor& b,

@@ -127,6 +127,35 @@ __global__ void decayed_cumsum_kernel(Indexer<3> ix, int64_t nlines, int64_t n, 
   }
 }
 
+// The running maximum, one thread per line along dim as cumsum_kernel:
+//   out_0 = in_0, out_t = max(out_{t−1}, in_t); from the first NaN on, NaN (m != m only
+//   for a NaN, and a NaN compares false, so m stays NaN).
+template <class T>
+__global__ void running_max_kernel(Indexer<2> ix, int64_t nlines, int64_t n, int64_t so,
+                                   int64_t si, T* out, const T* in) {
+  for (int64_t l = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; l < nlines;
+       l += int64_t(gridDim.x) * blockDim.x) {
+    int64_t off[2];
+    ix.offsets(l, off);
+    T m = in[off[1]];
+    out[off[0]] = m;
+    for (int64_t t = 1; t < n; ++t) {
+      const T v = in[off[1] + t * si];
+      if (m == m && (v > m || v != v)) m = v;
+      out[off[0] + t * so] = m;
+    }
+  }
+}
+
+// The lines along dim, one thread each: in's shape with dim at 1, and how many there are.
+std::vector<int64_t> lines_along(const KTensor& in, int64_t dim, int64_t& nlines) {
+  std::vector<int64_t> lines = in.shape;
+  lines[size_t(dim)] = 1;
+  nlines = 1;
+  for (int64_t s : lines) nlines *= s;
+  return lines;
+}
+
 }  // namespace
 
 // out has in's rank with size 1 on every reduced dim.
@@ -199,10 +228,8 @@ double CudaBackend::sum_squares(const KTensor& in) {
 void CudaBackend::cumsum(const KTensor& out, const KTensor& in, int64_t dim) {
   if (in.numel() == 0) return;
   const int64_t n = in.shape[size_t(dim)];
-  std::vector<int64_t> lines = in.shape;
-  lines[size_t(dim)] = 1;  // one thread per line along dim
-  int64_t nlines = 1;
-  for (int64_t s : lines) nlines *= s;
+  int64_t nlines = 0;
+  const std::vector<int64_t> lines = lines_along(in, dim, nlines);
   const auto ix = make_indexer<2>("cumsum", lines, {&out.strides, &in.strides});
   dispatch_dtype(in.dtype, [&](auto z) {
     using T = decltype(z);
@@ -217,10 +244,8 @@ void CudaBackend::decayed_cumsum(const KTensor& out, const KTensor& in, const KT
                                  int64_t dim, bool reverse) {
   if (in.numel() == 0) return;
   const int64_t n = in.shape[size_t(dim)];
-  std::vector<int64_t> lines = in.shape;
-  lines[size_t(dim)] = 1;  // one thread per line along dim
-  int64_t nlines = 1;
-  for (int64_t s : lines) nlines *= s;
+  int64_t nlines = 0;
+  const std::vector<int64_t> lines = lines_along(in, dim, nlines);
   const auto ix =
       make_indexer<3>("decayed_cumsum", lines, {&out.strides, &in.strides, &r.strides});
   dispatch_floating(in.dtype, [&](auto z) {
@@ -230,6 +255,20 @@ void CudaBackend::decayed_cumsum(const KTensor& out, const KTensor& in, const KT
         reverse, out.ptr<T>(), in.ptr<T>(), r.ptr<T>());
   });
   check_launch("decayed_cumsum_kernel");
+}
+
+void CudaBackend::running_max(const KTensor& out, const KTensor& in, int64_t dim) {
+  if (in.numel() == 0) return;
+  const int64_t n = in.shape[size_t(dim)];
+  int64_t nlines = 0;
+  const std::vector<int64_t> lines = lines_along(in, dim, nlines);
+  const auto ix = make_indexer<2>("running_max", lines, {&out.strides, &in.strides});
+  dispatch_floating(in.dtype, [&](auto z) {
+    using T = decltype(z);
+    running_max_kernel<T><<<blocks_for(nlines), kThreads>>>(
+        ix, nlines, n, out.strides[size_t(dim)], in.strides[size_t(dim)], out.ptr<T>(), in.ptr<T>());
+  });
+  check_launch("running_max_kernel");
 }
 
 }  // namespace attic::cuda

@@ -13,6 +13,16 @@ TEST_CASE("running_max by hand, along any dim, detached", "[ops][running_max]") 
   CHECK_THAT(values(running_max(x, 0)), ApproxValues({1, 3, 2, 5, 3, 2}, 0));
   CHECK_FALSE(running_max(x, -1).requires_grad());
   CHECK(error_message([&] { running_max(x, 2); }) == "running_max: dim 2 out of range for 2 dims");
+  // A NaN is the maximum from where it appears on; a bfloat16 x keeps its dtype.
+  const Tensor n = tensor({1, NAN, 7, 2}).view({1, 4});
+  const std::vector<double> m = values(running_max(n, 1));
+  CHECK(m[0] == 1);
+  CHECK((std::isnan(m[1]) && std::isnan(m[2]) && std::isnan(m[3])));
+  const Tensor b = tensor({0.5, -2, 3, 1}).to(kBFloat16);
+  CHECK(running_max(b, 0).dtype() == kBFloat16);
+  CHECK_THAT(values(running_max(b, 0)), ApproxValues({0.5, 0.5, 3, 3}, 0));
+  CHECK(error_message([&] { running_max(tensor({1, 2}).to(kInt64), 0); }) ==
+        "running_max: x must be floating point, got int64");
 }
 
 TEST_CASE("prefix_softmax_scan by hand", "[ops][prefix_softmax]") {

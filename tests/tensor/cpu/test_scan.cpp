@@ -1,4 +1,5 @@
-// The CPU decayed prefix sum (tensor/cpu/scan.cpp) against decayed_cumsum_naive.
+// The CPU scans (tensor/cpu/scan.cpp) against their references: the decayed prefix sum
+// against decayed_cumsum_naive, the running maximum against running_max_naive.
 #include "tests/catch.h"
 
 #include <algorithm>
@@ -95,6 +96,50 @@ TEST_CASE("CPU decayed_cumsum along any dim, r not broadcast, at 1, 2 and 3 thre
         CHECK(worst < 1e-5f);
         CHECK(runs[1] == runs[0]);
         CHECK(runs[2] == runs[0]);
+      }
+  set_num_threads(saved);
+}
+
+TEST_CASE("CPU running_max equals running_max_naive along every dim, NaNs kept, at 1 and 2 threads",
+          "[cpu][scan]") {
+  // [a, b, c] contiguous, scanned along each dim: as the naive reference's [outer, n, inner]
+  // with outer = the dims before, inner = the dims after. A few NaNs are planted: from
+  // each on, its line's maximum is NaN. Ties and a -inf are in the draw too.
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> u(-20, 20);
+  const int saved = num_threads();
+  for (const std::array<int64_t, 3> shape : {std::array<int64_t, 3>{1, 1, 1}, {3, 5, 7}, {64, 300, 40}})
+    for (int64_t dim = 0; dim < 3; ++dim)
+      for (const int threads : {1, 2}) {
+        set_num_threads(threads);
+        const int64_t numel = shape[0] * shape[1] * shape[2];
+        std::vector<float> x(static_cast<size_t>(numel));
+        for (float& e : x) e = float(u(rng)) / 4;  // many ties
+        if (numel > 10) {
+          x[3] = NAN;
+          x[size_t(numel / 2)] = -INFINITY;
+          x[size_t(numel - 5)] = NAN;
+        }
+        std::vector<float> y(x.size(), 123.0f), ref(x.size());
+        KTensor kx, ky;
+        kx.data = x.data(), ky.data = y.data();
+        kx.dtype = ky.dtype = DType::Float32;
+        kx.shape = ky.shape = {shape[0], shape[1], shape[2]};
+        kx.strides = ky.strides = {shape[1] * shape[2], shape[2], 1};
+        backend_for(Device::CPU).running_max(ky, kx, dim);
+        const int64_t outer = dim == 0 ? 1 : dim == 1 ? shape[0] : shape[0] * shape[1];
+        const int64_t inner = dim == 0 ? shape[1] * shape[2] : dim == 1 ? shape[2] : 1;
+        cpu::running_max_naive<float>(outer, shape[size_t(dim)], inner, x.data(), ref.data());
+        int64_t mismatched = 0, nans = 0;
+        for (size_t i = 0; i < y.size(); ++i) {
+          nans += std::isnan(ref[i]);
+          const bool same = std::isnan(ref[i]) ? std::isnan(y[i]) : y[i] == ref[i];
+          mismatched += !same;
+        }
+        INFO("shape " << shape[0] << "x" << shape[1] << "x" << shape[2] << ", dim " << dim << ", " << threads
+                      << " threads");
+        CHECK(mismatched == 0);
+        if (numel > 10) CHECK(nans > 0);
       }
   set_num_threads(saved);
 }

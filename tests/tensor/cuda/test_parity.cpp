@@ -88,6 +88,11 @@ TEST_CASE("parity: reductions, forward and backward", "[cuda][parity]") {
   check_parity("argmax", [](const std::vector<Tensor>& v) { return argmax(v[0], 2); },
                {x.detach()}, 0);
   check_parity("cumsum", [](const std::vector<Tensor>& v) { return cumsum(v[0], 1); }, {x}, 1e-4);
+  for (int64_t dim = 0; dim < 3; ++dim)
+    check_parity("running_max", [dim](const std::vector<Tensor>& v) { return running_max(v[0], dim); },
+                 {x.detach()}, 0);
+  check_parity("running_max of a transposed view",
+               [](const std::vector<Tensor>& v) { return running_max(v[0].transpose(0, 2), 1); }, {x.detach()}, 0);
   check_parity("sum of a permuted view",
                [](const std::vector<Tensor>& v) { return sum(v[0].permute({2, 0, 1}), {1}); }, {x},
                1e-4);
