@@ -250,7 +250,7 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("dtype", gemm_dtype, "gemm: float32, or bfloat16 (against float32, naming its path); "
             "train, gpt2: the model's dtype, float32 or bfloat16 (autocast)");
   opts.bind("preset", preset, "train: cpu or gpu-size");
-  opts.bind("device", device, "train: cpu or cuda");
+  opts.bind("device", device, "train, gpt2: cpu or cuda");
   opts.bind("attention", attention, "train: the GPT's attention (models/registry.h)");
   opts.bind("iters", iters, "train: timed steps").int_range(1, kMax);
   opts.bind("warmup", warmup, "train: untimed steps first").int_range(0, kMax);
@@ -267,7 +267,8 @@ int bench(const std::vector<std::string>& args) {
   opts.bind("new_tokens", new_tokens, "sample: tokens to generate").int_range(1, kMax);
   opts.bind("block_size", block_size, "sample: the GPT's context (default 64, the laptop "
             "recipe's); train: replaces the preset's").int_range(1, kMaxBlockSize);
-  opts.bind("batch_size", batch_size, "train: replaces the preset's").int_range(1, kMax);
+  opts.bind("batch_size", batch_size, "train: replaces the preset's; gpt2: the step's batch (default 1)")
+      .int_range(1, kMax);
   opts.bind("n_layer", n_layer, "train: replaces the preset's").int_range(1, kMax);
   opts.bind("n_head", n_head, "train: replaces the preset's").int_range(1, kMax);
   opts.bind("n_embd", n_embd, "train: replaces the preset's").int_range(1, kMax);
@@ -287,10 +288,10 @@ int bench(const std::vector<std::string>& args) {
                           "usage: attic bench gemm|train|attention|sample|elita|linformer|gpt2|bpe "
                           "[--key=value ...]", quiet))
     return 0;
-  // Only bench train runs on a device; the others time CPU kernels, and must not print CPU
-  // figures as if they were another device's.
-  ATTIC_CHECK(args[0] == "train" || device == "cpu", "bench ", args[0], " times the CPU only; ",
-              "--device=", device, " is for bench train");
+  // Only bench train and gpt2 run on a device; the others time CPU kernels, and must not
+  // print CPU figures as if they were another device's.
+  ATTIC_CHECK(args[0] == "train" || args[0] == "gpt2" || device == "cpu", "bench ", args[0], " times the CPU only; ",
+              "--device=", device, " is for bench train and bench gpt2");
   if (args[0] == "gemm") return bench_gemm(threads, peak, json, gemm_dtype);
   // a value of this bench's own when the flag is not given
   auto or_else = [&](const char* key, int64_t v, int64_t otherwise) { return opts.given(key) ? v : otherwise; };
@@ -309,6 +310,8 @@ int bench(const std::vector<std::string>& args) {
   if (args[0] == "gpt2") {
     g2.new_tokens = or_else("new_tokens", new_tokens, 256);
     g2.block_size = or_else("block_size", block_size, 1024);
+    g2.batch_size = or_else("batch_size", batch_size, 1);
+    g2.device = device_from_flag(device);
     g2.iters = or_else("iters", iters, 3);
     g2.warmup = or_else("warmup", warmup, 1);
     g2.threads = threads;

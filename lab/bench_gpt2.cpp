@@ -52,62 +52,77 @@ int bench_gpt2(const Gpt2BenchOptions& o) {
   if (o.threads > 0) set_num_threads(int(o.threads));
   if (o.cache_mib >= 0) cpu::set_cache_limit(size_t(o.cache_mib) << 20);
   std::unique_ptr<models::GPT> m = gpt2_model(o);
+  m->to(o.device);
   const models::GPTConfig& c = m->config;
   ATTIC_CHECK(o.prompt >= 1 && o.prompt + o.new_tokens <= c.block_size && o.block_size <= c.block_size,
               "bench gpt2: prompt + new_tokens (", o.prompt + o.new_tokens, ") and block_size (", o.block_size,
               ") must fit the model's ", c.block_size, " positions");
   Generator gen(42);
   const DType compute = parse_autocast_dtype("bench gpt2: dtype", o.dtype);
-  ATTIC_CHECK(compute != kFloat16, "bench gpt2: dtype = float16: the CPU has no float16 products");
+  ATTIC_CHECK(compute != kFloat16, "bench gpt2: dtype = float16: attic computes no float16 products");
+  // GPU kernels run asynchronously: reading one element of a result back waits for the
+  // work queued before it, so a time taken after it counts the whole step.
+  const auto sync = [&](const Tensor& t) {
+    if (o.device != Device::CPU) (void)t.reshape({-1}).narrow(0, 0, 1).item<double>();
+  };
+  const char* dev = device_name(o.device);
   // The model's products in bfloat16 (dtype = bfloat16), its weights float32.
   const AutocastGuard cast(compute);
   if (o.what != "step") {
     m->eval();
-    const Tensor prompt = randint(0, c.vocab_size, {1, o.prompt});
-    reset_peak_memory(Device::CPU);
-    (void)m->generate(prompt, 4, 0.8, 200, &gen, true);  // warm-up: the allocator's first blocks
+    const Tensor prompt = randint(0, c.vocab_size, {1, o.prompt}).to(o.device);
+    reset_peak_memory(o.device);
+    sync(m->generate(prompt, 4, 0.8, 200, &gen, true));  // warm-up: the allocator's first blocks
     const auto t0 = Clock::now();
     const Tensor out = m->generate(prompt, o.new_tokens, 0.8, 200, &gen, true);
+    sync(out);
     const double s = seconds_since(t0);
     const double tps = double(o.new_tokens) / s;
-    const double peak = double(memory_stats(Device::CPU).peak) / (1024.0 * 1024.0);
+    const double peak = double(memory_stats(o.device).peak) / (1024.0 * 1024.0);
     if (o.json)
-      std::printf("{\"bench\": \"gpt2_sample\", \"dtype\": \"%s\", \"threads\": %d, \"prompt\": %lld, \"new_tokens\": %lld, "
-                  "\"seconds\": %.4f, \"tokens_per_s\": %.3f, \"peak_tensor_mib\": %.1f, \"max_rss_mib\": %.1f}\n",
-                  o.dtype.c_str(), num_threads(), (long long)o.prompt, (long long)o.new_tokens, s, tps,
+      std::printf("{\"bench\": \"gpt2_sample\", \"dtype\": \"%s\", \"device\": \"%s\", \"threads\": %d, "
+                  "\"prompt\": %lld, \"new_tokens\": %lld, \"seconds\": %.4f, \"tokens_per_s\": %.3f, "
+                  "\"peak_tensor_mib\": %.1f, \"max_rss_mib\": %.1f}\n",
+                  o.dtype.c_str(), dev, num_threads(), (long long)o.prompt, (long long)o.new_tokens, s, tps,
                   peak, max_rss_mib());
     else
-      std::printf("gpt2 sample (%s): %lld-token prompt, %lld new tokens with the KV cache, batch 1, %d threads: "
+      std::printf("gpt2 sample (%s, %s): %lld-token prompt, %lld new tokens with the KV cache, batch 1, %d threads: "
                   "%.2f s, %.2f tokens/s (tensors peak %.0f MiB, process peak %.0f MiB)\n",
-                  o.dtype.c_str(), (long long)o.prompt, (long long)o.new_tokens, num_threads(), s, tps,
+                  o.dtype.c_str(), dev, (long long)o.prompt, (long long)o.new_tokens, num_threads(), s, tps,
                   peak, max_rss_mib());
     std::fflush(stdout);
   }
   if (o.what != "sample") {
     m->train();
     optim::AdamW opt = m->configure_optimizers(0.1, 3e-5, {0.9, 0.95});
-    reset_peak_memory(Device::CPU);
+    reset_peak_memory(o.device);
     double total = 0;
     for (int64_t i = 0; i < o.warmup + o.iters; ++i) {
-      const Tensor x = randint(0, c.vocab_size, {1, o.block_size});
-      const Tensor y = randint(0, c.vocab_size, {1, o.block_size});
+      const Tensor x = randint(0, c.vocab_size, {o.batch_size, o.block_size}).to(o.device);
+      const Tensor y = randint(0, c.vocab_size, {o.batch_size, o.block_size}).to(o.device);
+      sync(x);
+      sync(y);
       const auto t0 = Clock::now();
       m->forward(x, y).loss.backward();
       optim::clip_grad_norm_(m->parameters(), 1.0);
       opt.step();
       opt.zero_grad();
+      sync(m->parameters().front());
       if (i >= o.warmup) total += seconds_since(t0);
     }
     const double ms = 1000.0 * total / double(o.iters);
-    const double peak = double(memory_stats(Device::CPU).peak) / (1024.0 * 1024.0);
+    const double peak = double(memory_stats(o.device).peak) / (1024.0 * 1024.0);
     if (o.json)
-      std::printf("{\"bench\": \"gpt2_step\", \"dtype\": \"%s\", \"threads\": %d, \"batch_size\": 1, \"block_size\": %lld, "
-                  "\"ms_per_step\": %.1f, \"peak_tensor_mib\": %.1f, \"max_rss_mib\": %.1f}\n",
-                  o.dtype.c_str(), num_threads(), (long long)o.block_size, ms, peak, max_rss_mib());
+      std::printf("{\"bench\": \"gpt2_step\", \"dtype\": \"%s\", \"device\": \"%s\", \"threads\": %d, "
+                  "\"batch_size\": %lld, \"block_size\": %lld, \"ms_per_step\": %.1f, \"peak_tensor_mib\": %.1f, "
+                  "\"max_rss_mib\": %.1f}\n",
+                  o.dtype.c_str(), dev, num_threads(), (long long)o.batch_size, (long long)o.block_size, ms, peak,
+                  max_rss_mib());
     else
-      std::printf("gpt2 finetune step (%s): batch 1, T %lld, AdamW with clipping, %d threads: %.0f ms/step "
+      std::printf("gpt2 finetune step (%s, %s): batch %lld, T %lld, AdamW with clipping, %d threads: %.0f ms/step "
                   "(tensors peak %.0f MiB, process peak %.0f MiB)\n",
-                  o.dtype.c_str(), (long long)o.block_size, num_threads(), ms, peak, max_rss_mib());
+                  o.dtype.c_str(), dev, (long long)o.batch_size, (long long)o.block_size, num_threads(), ms, peak,
+                  max_rss_mib());
     std::fflush(stdout);
   }
   return 0;

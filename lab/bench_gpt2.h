@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "tensor/dtype.h"
+
 namespace attic::lab {
 
 struct Gpt2BenchOptions {
@@ -13,7 +15,9 @@ struct Gpt2BenchOptions {
   std::string gpt2_dir;          // empty: random weights of GPT-2 124M's shapes
   int64_t prompt = 256;          // sample: prompt tokens, batch 1
   int64_t new_tokens = 256;      // sample: tokens drawn after it (temperature 0.8, top_k 200)
-  int64_t block_size = 1024;     // step: T, batch 1
+  int64_t block_size = 1024;     // step: T
+  int64_t batch_size = 1;        // step: B (sampling is batch 1)
+  Device device = Device::CPU;   // where the model, its inputs and the step run
   int64_t iters = 3, warmup = 1; // step: timed and untimed steps
   int64_t threads = 0;
   // The CPU allocator's cache of freed blocks, MiB (tensor/cpu/cpu_backend.h); -1: its
@@ -25,7 +29,7 @@ struct Gpt2BenchOptions {
 
 // Prints tokens/s of sampling (prompt and draws together, the prompt's forward included, as
 // transformers' generate times it) and ms per AdamW step with gradient clipping, each with
-// the allocator's peak bytes and the process's peak resident memory.
+// the device allocator's peak bytes and the process's peak resident memory.
 int bench_gpt2(const Gpt2BenchOptions& o);
 
 }  // namespace attic::lab

@@ -375,7 +375,7 @@ TEST_CASE("device cuda is one clear line and exit 2 where CUDA cannot run", "[cl
   for (const std::string bench : {"gemm", "attention", "sample", "elita", "linformer"}) {
     Run r = attic_run("bench " + bench + " --device=cuda");
     INFO(r.out);
-    CHECK(r.out == "attic: bench " + bench + " times the CPU only; --device=cuda is for bench train\n");
+    CHECK(r.out == "attic: bench " + bench + " times the CPU only; --device=cuda is for bench train and bench gpt2\n");
     CHECK(r.code == 2);
   }
   if (attic::cuda_available()) {  // a GPU machine: the tiny model trains there instead
@@ -391,7 +391,8 @@ TEST_CASE("device cuda is one clear line and exit 2 where CUDA cannot run", "[cl
        {"train " + s.tiny("out") + " --max_iters=2 --device=cuda",
         "sample --out_dir=" + s.path("none") + " --device=cuda",
         "eval --out_dir=" + s.path("none") + " --device=cuda",
-        std::string("bench train --preset=cpu --iters=1 --device=cuda")}) {
+        std::string("bench train --preset=cpu --iters=1 --device=cuda"),
+        std::string("bench gpt2 --what=step --iters=1 --warmup=0 --device=cuda")}) {
     Run r = attic_run(cmd);
     INFO(cmd << "\n" << r.out);
     CHECK(r.code == 2);
