@@ -184,10 +184,13 @@ const ModelEntry& find_model(const std::string& name) {
 
 std::vector<DeclaredAlias> declared_aliases() {
   std::vector<DeclaredAlias> out;
+  auto declared = [](const nn::OptionsDecl& d, const nn::OptionAlias& a, const std::string& owner, bool of_model) {
+    return DeclaredAlias{a, owner, of_model, d.default_of(a.option), d.type_of(a.option), d.help_of(a.option)};
+  };
   for (const AttentionEntry& e : attention_registry())
-    for (const nn::OptionAlias& a : e.options.aliases) out.push_back({a, e.name, false, e.options.default_of(a.option)});
+    for (const nn::OptionAlias& a : e.options.aliases) out.push_back(declared(e.options, a, e.name, false));
   for (const ModelEntry& e : model_registry())
-    for (const nn::OptionAlias& a : e.options.aliases) out.push_back({a, e.name, true, e.options.default_of(a.option)});
+    for (const nn::OptionAlias& a : e.options.aliases) out.push_back(declared(e.options, a, e.name, true));
   return out;
 }
 

@@ -119,6 +119,7 @@ struct DeclaredAlias {
   std::string owner;      // the attention or model that declares it
   bool of_model = false;  // a model's option (ModelSpec::model_options), not an attention's
   std::string default_text;  // the option's declared default
+  std::string type, help;    // the option's declared type ("int") and help
 };
 std::vector<DeclaredAlias> declared_aliases();
 // The names of the models whose blocks always hold attention ("elita" -> "elita").

@@ -65,8 +65,10 @@ void TrainConfig::bind(Options& o) {
   for (const models::DeclaredAlias& a : models::declared_aliases()) {
     if (!bound.insert(a.alias.key).second) continue;  // declared twice: bound once
     if (!aliased.count(a.alias.key)) aliased[a.alias.key] = a.default_text;
-    o.bind(a.alias.key, aliased[a.alias.key], (a.of_model ? "model " : "attention ") + a.owner + "'s option " +
-           a.alias.option + ", as its own key", KeyKind::Model);
+    const std::string whose = std::string(a.of_model ? "model " : "attention ") + a.owner + "'s option " +
+                              a.alias.option + ", as its own key";
+    o.bind(a.alias.key, aliased[a.alias.key], a.help.empty() ? whose : a.help + " (" + whose + ")", KeyKind::Model)
+        .shown_as(a.type);
   }
   o.bind("dropout", dropout).float_range(0, 1, false, /*hi_open=*/true);
   o.bind("bias", bias, "biases in Linear and LayerNorm", KeyKind::Model);

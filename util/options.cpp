@@ -160,6 +160,11 @@ Options& Options::non_empty() {
   return *this;
 }
 
+Options& Options::shown_as(const std::string& type) {
+  last("string").shown_type = type;
+  return *this;
+}
+
 const Options::Entry* Options::find(const std::string& key) const {
   for (const Entry& e : entries_)
     if (e.key == key) return &e;
@@ -175,6 +180,7 @@ const Options::Entry& Options::at(const std::string& key) const {
 bool Options::has(const std::string& key) const { return find(key) != nullptr; }
 KeyKind Options::kind(const std::string& key) const { return at(key).kind; }
 std::string Options::type(const std::string& key) const { return at(key).type(); }
+std::string Options::help(const std::string& key) const { return at(key).help; }
 std::string Options::value(const std::string& key) const { return at(key).show(); }
 
 std::vector<std::string> Options::keys() const {
@@ -298,7 +304,7 @@ std::string Options::usage(const std::string& prefix) const {
   for (const Entry& e : entries_) {
     std::string left = "  " + prefix + e.key + "=" + e.show();
     if (left.size() < 34) left.resize(34, ' ');
-    s += left + " " + e.type() + (e.help.empty() ? "" : ", " + e.help) + "\n";
+    s += left + " " + (e.shown_type.empty() ? e.type() : e.shown_type) + (e.help.empty() ? "" : ", " + e.help) + "\n";
   }
   return s;
 }

@@ -44,6 +44,9 @@ class Options {
   Options& float_range(double lo, double hi, bool lo_open = false, bool hi_open = false);
   // The string key bound last refuses the empty string.
   Options& non_empty();
+  // The type usage() prints for the string key bound last, which holds another type's text
+  // to pass on (an alias of an attention's int option, say).
+  Options& shown_as(const std::string& type);
 
   // Applies "key = value" lines of a file, echoing each: '#' starts a comment, except inside
   // a quoted value; quotes around a value are optional, and a quoted value is taken exactly
@@ -64,6 +67,7 @@ class Options {
   bool has(const std::string& key) const;
   KeyKind kind(const std::string& key) const;
   std::string type(const std::string& key) const;  // "int", "float", "bool" or "string"
+  std::string help(const std::string& key) const;  // the help text it was bound with
   std::string value(const std::string& key) const;  // the current value as text
   std::vector<std::string> keys() const;              // in the order they were bound
   // The (key, text) pairs that set() has applied, in order: what config files and flags
@@ -91,6 +95,7 @@ class Options {
     double flo = -HUGE_VAL, fhi = HUGE_VAL;  // a float key's range,
     bool flo_open = false, fhi_open = false;  // and whether its ends are excluded
     bool non_empty = false;                   // a string key's
+    std::string shown_type = {};              // usage()'s type when not the variable's
     std::string noun = "config key";          // Options::noun_, for messages
     std::string type() const;                 // "int", "float", "bool" or "string"
     void parse(const std::string& text) const;

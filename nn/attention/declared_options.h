@@ -29,13 +29,15 @@ std::string option_keys(const util::Options& o);
 
 // given's options read into args (whose values are the defaults). Throws attic::Error
 // "attention <who>: unknown option 'x' (it takes k, sharing, ...)" for a key args does not
-// declare, and "attention <who>: option 'k' must be >= 1, got '0'" for a bad value.
+// declare, and "attention <who>: option 'k' must be >= 1, got '0'" for a bad value. A model's
+// options pass who = "model <name>", and their messages start with that.
 template <class Args>
 Args read_options(const AttentionArgs& given, const std::string& who, Args args = Args()) {
-  util::Options o("attention " + who + ": option");
+  const std::string named = who.rfind("model ", 0) == 0 ? who : "attention " + who;
+  util::Options o(named + ": option");
   args.bind(o);
   for (const auto& [key, text] : given.values()) {
-    ATTIC_CHECK(o.has(key), "attention ", who, ": unknown option '", key, "' (it takes ", option_keys(o), ")");
+    ATTIC_CHECK(o.has(key), named, ": unknown option '", key, "' (it takes ", option_keys(o), ")");
     o.set(key, text);
   }
   return args;
@@ -59,8 +61,9 @@ struct OptionsDecl {
   std::function<void(const AttentionArgs&, const std::string& who)> check;
   // One line per option, "  key=default  type, help", for --help.
   std::function<std::string()> usage;
-  // The declared default of option, as text ("16"); throws for an option not declared.
-  std::function<std::string(const std::string& option)> default_of;
+  // The declared default of option, as text ("16"), its type ("int") and its help; each
+  // throws for an option not declared.
+  std::function<std::string(const std::string& option)> default_of, type_of, help_of;
   // Args::aliases(), where Args declares it.
   std::vector<OptionAlias> aliases;
   // How a checkpoint records the options given, for a model of width n_embd and n_head
@@ -78,12 +81,18 @@ OptionsDecl declare_options() {
     defaults.bind(o);
     return o.usage(/*prefix=*/"");
   };
-  d.default_of = [](const std::string& option) {
-    Args defaults;
-    util::Options o("option");
-    defaults.bind(o);
-    return o.value(option);
+  // One of the declaration's Options, asked f(o, option).
+  auto ask = [](std::string (util::Options::*f)(const std::string&) const) {
+    return [f](const std::string& option) {
+      Args defaults;
+      util::Options o("option");
+      defaults.bind(o);
+      return (o.*f)(option);
+    };
   };
+  d.default_of = ask(&util::Options::value);
+  d.type_of = ask(&util::Options::type);
+  d.help_of = ask(&util::Options::help);
   if constexpr (requires { Args::aliases(); }) d.aliases = Args::aliases();
   if constexpr (requires(const AttentionArgs& a) { Args::record(a, int64_t{}, int64_t{}); })
     d.record = &Args::record;

@@ -40,6 +40,29 @@ TEST_CASE("attic train --model=pooled_lm trains, checkpoints, samples and evalua
   CHECK(has(eval.out, "iter 5 checkpoint: train loss"));
 }
 
+TEST_CASE("the pooled LM's feed-forward width is a key: pooled_hidden, listed by --help with its type",
+          "[cli][pooled_lm]") {
+  Scratch s;
+  auto params = [&](const std::string& extra) {
+    Run r = attic_run("train --model=pooled_lm --dataset=" + s.path("corpus.txt") + " --out_dir=" + s.path("p") +
+                      " --n_layer=1 --n_head=2 --n_embd=64 --block_size=8 --batch_size=2 --max_iters=0 --eval_iters=1"
+                      " --threads=1" + extra);
+    INFO(r.out);
+    CHECK(r.code == 0);
+    const auto lines = lines_matching(r.out, "^number of parameters: ");
+    return lines.empty() ? std::string() : lines[0];
+  };
+  // 64 -> 4096 -> 64 instead of 64 -> 64 -> 64: 2 · 64 · (4096 − 64) + 4032 more parameters.
+  CHECK(params("") == "number of parameters: 0.05M");
+  CHECK(params(" --pooled_hidden=4096") == "number of parameters: 0.57M");
+  Run bad = attic_run("train --model=pooled_lm --pooled_hidden=-1 --max_iters=0");
+  CHECK(bad.code == 2);
+  CHECK(has(bad.out, "attic: model pooled_lm: option 'hidden' must be in 0..16777216, got '-1'\n"));
+  Run help = attic_run("train --help");
+  CHECK(lines_matching(help.out, "^  --pooled_hidden=0 +int, the encoder blocks' feed-forward width \\(0: n_embd\\) "
+                                 "\\(model pooled_lm's option hidden, as its own key\\)$").size() == 1);
+}
+
 TEST_CASE("attic train rejects an unknown model or attention in one line", "[cli][pooled_lm]") {
   Run r = attic_run("train --model=bert");
   CHECK(r.code == 2);
