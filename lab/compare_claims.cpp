@@ -64,9 +64,13 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
-// "1.9012" for one seed, "1.9012 ± 0.0100" for more.
-std::string side_text(const std::vector<double>& x) {
+// "1.9012" for one seed, "1.9012 ± 0.0100" for more; memory (in bytes) as MiB, "68.4 MiB".
+std::string side_text(const std::vector<double>& x, const std::string& metric) {
   const Spread s = spread(x);
+  if (metric == "memory") {
+    const double mib = 1024.0 * 1024.0;
+    return fixed(s.mean / mib, 1) + (s.n == 1 ? "" : " ± " + fixed(s.sd / mib, 1)) + " MiB";
+  }
   if (s.n == 1) return number(s.mean);
   return number(s.mean) + " ± " + (std::abs(s.mean) >= 1000 ? fixed(s.sd, 0) : number(s.sd));
 }
@@ -156,11 +160,16 @@ std::optional<ClaimResult> check_claim(const Claim& c, const std::vector<Compare
     return inconclusive("one seed per run: the noise between seeds is unknown (--seeds=3 or more judges it)");
   r.test = welch(r.lhs, r.rhs);
   const Welch& w = *r.test;
-  const std::string stats = "Welch t = " + fixed(w.t, 2) + ", df " + fixed(w.df, 1) + ", p = " + fixed(w.p, 3);
+  // A measure without spread (peak memory is the same at every seed) has no noise to judge
+  // against: its two means compare exactly, and welch() gives p = 0 or 1 for that.
+  const bool exact = spread(r.lhs).sd == 0 && spread(r.rhs).sd == 0;
+  const std::string stats = exact ? std::string("the same at every seed on both sides, so compared exactly")
+                                  : "Welch t = " + fixed(w.t, 2) + ", df " + fixed(w.df, 1) + ", p = " + fixed(w.p, 3);
+  if (exact && w.p != 0) return inconclusive("the two sides are equal (" + stats + ")");
   if (!(w.p < kClaimAlpha)) return inconclusive("the difference is within the noise (" + stats + " ≥ 0.05)");
   const bool its_way = c.op == "<" ? w.t < 0 : w.t > 0;
   r.verdict = its_way ? Verdict::Holds : Verdict::Fails;
-  r.reason = stats + " < 0.05" + (its_way ? "" : ", the other way");
+  r.reason = stats + (exact ? "" : " < 0.05") + (its_way ? "" : ", the other way");
   return r;
 }
 
@@ -180,7 +189,7 @@ std::string claims_markdown(const std::vector<Claim>& claims, const std::vector<
     }
     if (!r->lhs.empty() && !r->rhs.empty()) {
       const size_t n = std::min(r->lhs.size(), r->rhs.size());
-      md += side_text(r->lhs) + " " + c.op + " " + side_text(r->rhs) + " (" +
+      md += side_text(r->lhs, c.lhs_metric) + " " + c.op + " " + side_text(r->rhs, c.rhs_metric) + " (" +
             (r->lhs.size() == r->rhs.size() ? std::to_string(n) : std::to_string(r->lhs.size()) + " and " +
                                                                      std::to_string(r->rhs.size())) +
             (n == 1 && r->lhs.size() == r->rhs.size() ? " seed each" : " seeds each") + "): ";

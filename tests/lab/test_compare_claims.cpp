@@ -140,6 +140,19 @@ TEST_CASE("a claim holds, fails or is inconclusive by Welch's test over the seed
   CHECK(check_claim(parse_claim("route.memory < 0.5 * classic.memory"), both)->verdict == Verdict::Fails);
   CHECK(check_claim(parse_claim("route.ms < classic.ms"), both)->verdict == Verdict::Holds);
   CHECK_FALSE(check_claim(parse_claim("reflex < classic"), both).has_value());
+  // A measure the same at every seed (peak memory) has no spread: its means compare exactly,
+  // and equal ones are inconclusive. Memory reads in MiB.
+  std::vector<CompareRow> fixed_memory = seeds("route", {1.80, 1.81, 1.79}) + seeds("classic", {1.90, 1.91, 1.89});
+  for (CompareRow& c : fixed_memory) c.result.peak_bytes = c.name == "route" ? 3 << 20 : 4 << 20;
+  r = check_claim(parse_claim("route.memory < 0.5 * classic.memory"), fixed_memory);
+  CHECK(r->verdict == Verdict::Fails);
+  CHECK(r->reason == "the same at every seed on both sides, so compared exactly, the other way");
+  CHECK(check_claim(parse_claim("route.memory < classic.memory"), fixed_memory)->verdict == Verdict::Holds);
+  r = check_claim(parse_claim("route.memory < 0.75 * classic.memory"), fixed_memory);
+  CHECK(r->verdict == Verdict::Inconclusive);
+  CHECK(r->reason == "the two sides are equal (the same at every seed on both sides, so compared exactly)");
+  CHECK(claims_markdown({parse_claim("route.memory < 0.5 * classic.memory")}, fixed_memory)
+            .find("3.0 ± 0.0 MiB < 2.0 ± 0.0 MiB (3 seeds each): **fails**") != std::string::npos);
   // The Markdown states the rule and each verdict with its numbers.
   const std::string md = claims_markdown({parse_claim("route < classic | route ends below classic")}, both);
   CHECK(md.find("A claim holds when Welch's t-test over the seeds") != std::string::npos);
