@@ -305,9 +305,15 @@ RunResult train_run(const TrainConfig& cfg, const Options& opts, const RunHooks&
   const double secs = std::chrono::duration<double>(Clock::now() - start).count();
   std::printf("done: %lld iterations in %.1f s, best val loss %.4f\n", (long long)s.iter, secs,
               s.best_val);
-  if (!std::filesystem::exists(model_path(cfg.out_dir)))
-    std::printf("no checkpoint written: as in nanoGPT, iteration 0 is never saved; train at least one "
-                "iteration (max_iters >= 1) for a checkpoint to sample, evaluate or resume\n");
+  if (!std::filesystem::exists(model_path(cfg.out_dir))) {
+    if (s.iter == 0)
+      std::printf("no checkpoint written: as in nanoGPT, iteration 0 is never saved; train at least one "
+                  "iteration (max_iters >= 1) for a checkpoint to sample, evaluate or resume\n");
+    else
+      std::printf("no checkpoint written: as in nanoGPT, iteration 0 is never saved, and no later evaluation "
+                  "improved on its val loss %.4f (always_save_checkpoint = true saves every evaluation)\n",
+                  s.best_val);
+  }
 
   RunResult r;
   r.params = lm->reported_params();
