@@ -545,3 +545,29 @@ TEST_CASE("tutorial sync: every example is shown in some chapter", "[tutorials]"
                  cpp.filename().string());
   }
 }
+
+TEST_CASE("tutorial sync: every image a chapter shows exists, and every image in tutorials/img is shown",
+          "[tutorials]") {
+  // A chapter shows a picture as ![what](img/NAME); the README and BENCHMARKS.md as
+  // ![what](tutorials/img/NAME).
+  const fs::path dir = tutorials_dir();
+  std::set<std::string> shown;
+  auto scan = [&](const fs::path& md, const std::string& prefix) {
+    const std::string text = read_file(md);
+    const std::string open = "](" + prefix;
+    for (size_t at = text.find(open); at != std::string::npos; at = text.find(open, at + 1)) {
+      const size_t start = at + open.size(), end = text.find(')', start);
+      if (end == std::string::npos) continue;
+      const std::string name = text.substr(start, end - start);
+      shown.insert(name);
+      if (!fs::is_regular_file(dir / "img" / name))
+        FAIL_CHECK(md.filename().string() + " shows img/" + name + ", which is not in tutorials/img");
+    }
+  };
+  for (const fs::path& md : files_with_extension(dir, ".md")) scan(md, "img/");
+  for (const char* top : {"README.md", "BENCHMARKS.md"}) scan(dir.parent_path() / top, "tutorials/img/");
+  for (const fs::path& img : files_with_extension(dir / "img", ".svg"))
+    if (!shown.count(img.filename().string()))
+      FAIL_CHECK("tutorials/img/" + img.filename().string() + " is shown by no chapter, nor README.md or BENCHMARKS.md");
+  CHECK(shown.size() > 20);
+}
