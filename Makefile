@@ -37,7 +37,7 @@ WERROR ?= $(if $(filter true 1,$(CI)),ON,OFF)
 ATTIC_FLAGS = -DATTIC_WERROR=$(WERROR) -DCATCH2_PREFIX=$(if $(CATCH2_PREFIX),$(abspath $(CATCH2_PREFIX)))
 DEPS = CATCH2_PREFIX='$(CATCH2_PREFIX)' scripts/install-deps.sh
 
-.PHONY: deps configure build exercise shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize test-portable test-clang test-arm debug bench-peer clean
+.PHONY: deps configure build example exercise shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize test-portable test-clang test-arm debug bench-peer clean
 
 deps:
 	@$(DEPS)
@@ -83,6 +83,14 @@ compare-reflex: configure
 	./build/attic compare config/compare_reflex_deep.cfg
 
 # One exercise of the book: your files in exercises/NN_*/ with its check (warnings, no -Werror).
+# make example N=04_jacobian: build one of the book's examples (tutorials/examples/N.cpp, or a
+# CUDA build's N.cu) and run it in a scratch folder, as ctest does; it prints what its chapter
+# shows, and any picture it draws lands in build/tutorials/example_N.here/.
+example: configure
+	@test -n "$(N)" || { echo "usage: make example N=NN_name (one of: $$(ls tutorials/examples | sed -n 's/\.cpp$$//p' | tr '\n' ' '))"; exit 2; }
+	@cmake --build build -j$(JOBS) --target example_$(N)
+	@mkdir -p build/tutorials/example_$(N).here && cd build/tutorials/example_$(N).here && ../example_$(N)
+
 exercise: configure
 	@test -n "$(N)" || { echo "usage: make exercise N=NN (one of: $$(ls -d exercises/[0-9][0-9]_* | sed 's|exercises/||' | cut -c1-2 | tr '\n' ' '))"; exit 2; }
 	@cmake --build build -j$(JOBS) --target exercise_$(N)

@@ -323,6 +323,7 @@ void check_chapter(const std::string& chapter, const std::string& text,
       continue;
     }
     shown.insert(example);
+    const size_t before = problems.size();
     size_t next = check_block(skip_blank(i + 1), where(i), example, Kind::Example);
     const size_t after = skip_blank(next);
     const std::string output = after < lines.size() ? marker_path(lines[after], "output") : "";
@@ -333,6 +334,15 @@ void check_chapter(const std::string& chapter, const std::string& text,
                            " must be " + expected);
       next = check_block(skip_blank(after + 1), where(after), output, Kind::Output);
     }
+    // Under the example (and its output) a caption names the file and the command that runs
+    // it: *tutorials/examples/NN_name.cpp: `make example N=NN_name`*
+    const size_t cap = skip_blank(next);
+    const std::string stem = example.substr(example.find('/') + 1, example.rfind('.') - example.find('/') - 1);
+    const std::string caption = "*tutorials/" + example + ": `make example N=" + stem + "`*";
+    if (cap < lines.size() && lines[cap] == caption) next = cap + 1;
+    else if (problems.size() == before)
+      problems.push_back(where(cap < lines.size() ? cap : lines.size() - 1) + example +
+                         ": the example needs its caption on the next line: " + caption);
     i = std::max(next, i + 1);
   }
   if (!has_text) problems.push_back(chapter + ": the chapter is empty");
@@ -400,7 +410,9 @@ const std::string kGoodChapter =
     "<!-- output: examples/x.out -->\n"
     "```text\n"
     "hello\n"
-    "```\n";
+    "```\n"
+    "\n"
+    "*tutorials/examples/x.cpp: `make example N=x`*\n";
 
 // s with the first occurrence of from replaced by to.
 std::string replace(std::string s, const std::string& from, const std::string& to) {
@@ -454,6 +466,12 @@ TEST_CASE("tutorial sync: the checker reports missing blocks, files and stray ma
                 "examples/x.out");
 
   CHECK(scratch.check(" \n\n") == std::vector<std::string>{"ch.md: the chapter is empty"});
+
+  // The caption under an example names it and the command that runs it.
+  p = scratch.check(replace(kGoodChapter, "N=x`", "N=y`"));
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:14: examples/x.cpp: the example needs its caption on the next line: "
+                "*tutorials/examples/x.cpp: `make example N=x`*");
 }
 
 TEST_CASE("tutorial sync: a source excerpt must be consecutive lines of the file", "[tutorials]") {
