@@ -22,7 +22,8 @@
 #   make compare-reflex  the reflex fork's experiments: classic, reflex and route attention on
 #                        digit multiplication (scored, with the entropy and the routers drawn),
 #                        on Shakespeare, and at 18 layers (about 10 minutes each on 2 cores)
-#   make exercise N=02  build the book's exercise 02 (exercises/02_*/) as you left it, and check it
+#   make exercise N=02  build the book's exercise 02 (exercises/02_*/) as you left it, and check it;
+#                        WITH=solution checks its solution instead
 #   make bench-peer      attic against PyTorch 2 on this CPU: the laptop step (1 and 2 threads, with
 #                        memory), the width / context sweep (table + SVG in build/bench-peer/), the
 #                        GPU-size step, route, ELiTA, Linformer, sampling, the GEMMs, the whole
@@ -91,10 +92,12 @@ example: configure
 	@cmake --build build -j$(JOBS) --target example_$(N)
 	@mkdir -p build/tutorials/example_$(N).here && cd build/tutorials/example_$(N).here && ../example_$(N)
 
+# make exercise N=03 WITH=solution: the same check on the exercise's solution/ instead.
 exercise: configure
-	@test -n "$(N)" || { echo "usage: make exercise N=NN (one of: $$(ls -d exercises/[0-9][0-9]_* | sed 's|exercises/||' | cut -c1-2 | tr '\n' ' '))"; exit 2; }
-	@cmake --build build -j$(JOBS) --target exercise_$(N)
-	./build/exercises/exercise_$(N)
+	@test -n "$(N)" || { echo "usage: make exercise N=NN [WITH=solution] (NN one of: $$(ls -d exercises/[0-9][0-9]_* | sed 's|exercises/||' | cut -c1-2 | tr '\n' ' '))"; exit 2; }
+	@test -z "$(WITH)" -o "$(WITH)" = solution || { echo "make exercise: WITH must be solution or empty, got '$(WITH)'"; exit 2; }
+	@cmake --build build -j$(JOBS) --target exercise_$(N)$(if $(WITH),_$(WITH))
+	./build/exercises/exercise_$(N)$(if $(WITH),_$(WITH))
 
 test: build
 	cd build && ctest --output-on-failure -j$(JOBS)

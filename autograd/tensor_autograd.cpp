@@ -1,6 +1,10 @@
 // Tensor's autograd methods, the part of Tensor that needs the graph: backward() runs the
-// engine, retain_grad() marks the node, and a TensorImpl hands its grad_fn to release_later
-// when it goes. The fields they use are in tensor/tensor.h.
+// engine (or the one swapped in, engine_swap.h), retain_grad() marks the node, and a
+// TensorImpl hands its grad_fn to release_later when it goes. The fields they use are in
+// tensor/tensor.h.
+#include <atomic>
+
+#include "autograd/engine_swap.h"
 #include "autograd/node.h"
 
 namespace attic {
@@ -15,8 +19,17 @@ void Tensor::retain_grad() const {
   t.retains_grad = true;
 }
 
+namespace autograd {
+namespace {
+std::atomic<BackwardEngine> installed_engine{nullptr};
+}  // namespace
+
+BackwardEngine swap_in_engine(BackwardEngine engine) { return installed_engine.exchange(engine); }
+}  // namespace autograd
+
 void Tensor::backward(const Tensor& grad, bool retain_graph, bool create_graph) const {
-  autograd::run_backward(*this, grad, retain_graph, create_graph);
+  const autograd::BackwardEngine engine = autograd::installed_engine.load();
+  (engine ? engine : autograd::run_backward)(*this, grad, retain_graph, create_graph);
 }
 
 }  // namespace attic

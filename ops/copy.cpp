@@ -1,5 +1,6 @@
 // Copies: contiguous, clone, to(dtype), to(device), and the in-place writes.
 #include "ops/helpers.h"
+#include "tensor/swap_in.h"
 
 namespace attic {
 
@@ -116,8 +117,8 @@ Tensor& Tensor::add_(const Tensor& other, double alpha) {
   if (alpha == 1.0 && other.defined() && other.dtype() == dtype() &&
       other.device() == device() && !other.shares_storage(*this) &&
       detail::broadcast_shapes(shape(), other.shape(), "add_") == shape()) {
-    backend_for(device()).binary(BinaryOp::Add, ktensor(*this), ktensor(*this),
-                                 detail::ktensor_as(other, shape()));
+    run_binary(backend_for(device()), BinaryOp::Add, ktensor(*this), ktensor(*this),
+               detail::ktensor_as(other, shape()));
     return *this;
   }
   Tensor scaled = alpha == 1.0 ? other : mul(other, alpha);
@@ -142,8 +143,8 @@ Tensor& Tensor::mul_(double value) {
   if (is_contiguous()) {
     // One pass, written where it is read: each element is read once before its own write,
     // which is safe for an elementwise kernel when every element has its own memory.
-    backend_for(device()).binary(BinaryOp::Mul, ktensor(*this), ktensor(*this),
-                                 detail::ktensor_as(c, shape()));
+    run_binary(backend_for(device()), BinaryOp::Mul, ktensor(*this), ktensor(*this),
+               detail::ktensor_as(c, shape()));
     return *this;
   }
   Tensor prod = detail::binary_kernel("mul_", BinaryOp::Mul, *this, c);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tensor/swap_in.h"
+
 namespace attic::detail {
 
 KTensor ktensor(const Tensor& t) {
@@ -132,7 +134,7 @@ Tensor binary_kernel(const char* name, BinaryOp op, const Tensor& a_in, const Te
   const Shape shape = broadcast_shapes(a.shape(), b.shape(), name);
   const DType out_dtype = is_comparison(op) ? kBool : a.dtype();
   Tensor out = empty(shape, TensorOptions(out_dtype).device(a.device()));
-  be.binary(op, ktensor(out), ktensor_as(a, shape), ktensor_as(b, shape));
+  run_binary(be, op, ktensor(out), ktensor_as(a, shape), ktensor_as(b, shape));
   return out;
 }
 

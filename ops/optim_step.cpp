@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ops/helpers.h"
+#include "tensor/swap_in.h"
 
 namespace attic {
 
@@ -34,9 +35,9 @@ void adam_step_(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor&
   const char* op = "adam_step_";
   const Tensor gc = check_adam_operands(op, p, g, m, v);
   ++p.impl()->storage->version;
-  detail::backend_of(op, {p, g, m, v})
-      .adam_step(detail::ktensor(p), detail::ktensor(gc), detail::ktensor(m), detail::ktensor(v),
-                 step);
+  run_adam_steps(detail::backend_of(op, {p, g, m, v}),
+                 {AdamSlot{detail::ktensor(p), detail::ktensor(gc), detail::ktensor(m),
+                           detail::ktensor(v), step}});
 }
 
 // adam_step_ for every i at once: p[i], g[i], m[i], v[i] as adam_step_ takes them, with
@@ -67,7 +68,7 @@ void adam_steps_(const std::vector<Tensor>& p, const std::vector<Tensor>& g,
       ATTIC_CHECK(p[i].impl()->storage != p[j].impl()->storage, op, ": params ", j, " and ", i,
                   " share their storage");
   for (size_t i = 0; i < n; ++i) ++p[i].impl()->storage->version;
-  for (const auto& [device, slots] : by_device) backend_for(device).adam_steps(slots);
+  for (const auto& [device, slots] : by_device) run_adam_steps(backend_for(device), slots);
 }
 
 // x [*] -> Σ x², summed in double.

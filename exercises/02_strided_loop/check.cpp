@@ -1,14 +1,22 @@
 // Chapter 2 exercise check: binary() from strided_loop.cpp against attic's own ops on inputs
 // with every kind of strides: contiguous, transposed, sliced with a step, broadcast, expanded
 // (stride 0), with an offset, 0-d and empty. add and mul are one IEEE operation per element in
-// both, so they must agree exactly; exp(x) * y goes through attic's exp, within 1e-5.
+// both, so they must agree exactly; exp(x) * y goes through attic's exp, within 1e-5. Then
+// strided_binary is swapped in for the CPU backend's binary kernel (tensor/swap_in.h): attic's
+// own add, sub, mul and div, and a GPT's training steps, run on it.
 #include "tests/catch.h"
 
 #include <cmath>
 #include <stdexcept>
 
+#include <memory>
+
+#include "data/data.h"
+#include "models/gpt.h"
 #include "ops/ops.h"
+#include "optim/optim.h"
 #include "strided_loop.h"
+#include "tensor/swap_in.h"
 
 using namespace attic;
 
@@ -114,4 +122,88 @@ TEST_CASE("exercise 02: the output is written where its strides say", "[exercise
   KTensor kb{b.raw_data(), kFloat32, {4, 3}, exercise::broadcast_strides(b, {4, 3})};
   exercise::strided_binary(ko, ka, kb, add_f);
   CHECK(out.to_vector<float>() == add(a, b).to_vector<float>());
+}
+
+namespace {
+
+float sub_f(float x, float y) { return x - y; }
+float div_f(float x, float y) { return x / y; }
+
+// The CPU backend's binary kernel, for float32 add, sub, mul and div: strided_binary with the
+// operation as f. Every other op and dtype goes back to the backend (false).
+int64_t my_calls = 0;
+bool my_binary(BinaryOp op, const KTensor& out, const KTensor& a, const KTensor& b) {
+  if (out.dtype != kFloat32 || a.dtype != kFloat32) return false;
+  float (*f)(float, float) = nullptr;
+  switch (op) {
+    case BinaryOp::Add: f = add_f; break;
+    case BinaryOp::Sub: f = sub_f; break;
+    case BinaryOp::Mul: f = mul_f; break;
+    case BinaryOp::Div: f = div_f; break;
+    default: return false;
+  }
+  ++my_calls;
+  exercise::strided_binary(out, a, b, f);
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("exercise 02: swapped in, strided_binary serves attic's add, sub, mul and div",
+          "[exercise02]") {
+  for (const Case& c : cases()) {
+    INFO(c.what);
+    const std::vector<Tensor> attics{add(c.a, c.b), sub(c.a, c.b), mul(c.a, c.b), div(c.a, c.b)};
+    std::vector<Tensor> mine;
+    my_calls = 0;
+    {
+      BinarySwap swap(my_binary);
+      mine = {add(c.a, c.b), sub(c.a, c.b), mul(c.a, c.b), div(c.a, c.b)};
+    }
+    CHECK(my_calls == 4);
+    for (size_t i = 0; i < mine.size(); ++i) {
+      REQUIRE(mine[i].shape() == attics[i].shape());
+      // One IEEE operation per element either way: equal to the bit (NaN where both are).
+      const std::vector<float> x = mine[i].to_vector<float>(), y = attics[i].to_vector<float>();
+      for (size_t j = 0; j < x.size(); ++j) CHECK((x[j] == y[j] || (x[j] != x[j] && y[j] != y[j])));
+    }
+  }
+}
+
+TEST_CASE("exercise 02: swapped in, strided_binary runs a GPT's training steps",
+          "[exercise02]") {
+  const TextDataset ds = TextDataset::from_file(default_dataset_path());
+  // A GPT of 2 blocks, width 32: forward, backward and AdamW, 10 steps, once per kernel.
+  auto train = [&](bool mine) {
+    manual_seed(9);
+    models::GPTConfig cfg;
+    cfg.block_size = 16;
+    cfg.vocab_size = ds.vocab_size();
+    cfg.n_layer = 2;
+    cfg.n_head = 4;
+    cfg.n_embd = 32;
+    auto model = std::make_unique<models::GPT>(cfg);
+    optim::AdamW opt = model->configure_optimizers(0.1, 1e-2, {0.9, 0.99});
+    Generator gen(10);
+    std::vector<double> losses;
+    BinarySwap swap(mine ? my_binary : nullptr);
+    for (int step = 0; step < 10; ++step) {
+      const Batch b = ds.get_batch(Split::Train, 4, 16, gen);
+      Tensor loss = model->forward(b.x, b.y).loss;
+      loss.backward();
+      opt.step();
+      opt.zero_grad();
+      losses.push_back(loss.item<double>());
+    }
+    return losses;
+  };
+  const std::vector<double> attics = train(false);
+  my_calls = 0;
+  const std::vector<double> mine = train(true);
+  INFO("the binary ops of 10 steps that went through strided_binary: " << my_calls);
+  CHECK(my_calls > 100);
+  for (size_t i = 0; i < mine.size(); ++i) {
+    INFO("step " << i);
+    CHECK(mine[i] == Approx(attics[i]).margin(1e-5));
+  }
 }

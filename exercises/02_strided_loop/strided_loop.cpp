@@ -2,7 +2,9 @@
 // strided_loop.h), then run
 //   make exercise N=02
 // The check compares binary() with attic's add and mul on transposed, sliced, broadcast and
-// expanded tensors.
+// expanded tensors, then swaps strided_binary in for the CPU backend's own binary kernel
+// (tensor/swap_in.h), so that attic's add, sub, mul and div, and a GPT's training steps, run
+// on your loop.
 #include "strided_loop.h"
 
 #include <stdexcept>
@@ -10,23 +12,22 @@
 namespace exercise {
 
 attic::Shape broadcast_shape(const attic::Shape& a, const attic::Shape& b) {
-  // TODO: align at the right; pad the shorter with 1s; check each pair; take the larger size.
+  // TODO: the broadcast shape of a and b, or std::invalid_argument (strided_loop.h).
   (void)b;
   return a;
 }
 
 std::vector<int64_t> broadcast_strides(const attic::Tensor& t, const attic::Shape& shape) {
-  // TODO: 0 for the leading dims t lacks and where t.size(d) == 1, else t.stride(d).
+  // TODO: t's strides as seen from `shape` (strided_loop.h).
   (void)t;
   return std::vector<int64_t>(shape.size(), 0);
 }
 
 void strided_binary(const attic::KTensor& out, const attic::KTensor& a, const attic::KTensor& b,
                     float (*f)(float, float)) {
-  // TODO: an odometer over out.shape. Keep an index per dim and one running offset per
-  // operand; after each element, step the last dim (add its stride to each offset); when a
-  // dim reaches its size, reset it to 0 (subtract size * stride) and carry into the dim
-  // before it. Remember the 0-d shape (one element) and shapes with a 0 (no elements).
+  // TODO: out[i] = f(a[i], b[i]) for every index i of out.shape, each operand read and
+  // written where its own strides put element i (strided_loop.h), for any number of dims,
+  // including none (one element) and a size of 0 (no elements).
   (void)out;
   (void)a;
   (void)b;

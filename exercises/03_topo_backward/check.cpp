@@ -1,13 +1,20 @@
 // The check of chapter 3's exercise: topo_order's order, and my_backward's gradients against
-// attic's own backward() (autograd/engine.cpp) on a chain, a diamond and a small network.
+// attic's own backward() (autograd/engine.cpp) on a chain, a diamond and a small network;
+// then my_backward swapped in as the library's engine (autograd/engine_swap.h), so that a
+// GPT's loss.backward() and a short training run go through it.
 #include "tests/catch.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <unordered_map>
 
+#include "autograd/engine_swap.h"
+#include "data/data.h"
+#include "models/gpt.h"
 #include "ops/ops.h"
+#include "optim/optim.h"
 #include "topo_backward.h"
 
 using namespace attic;
@@ -128,4 +135,93 @@ TEST_CASE("my_backward adds into .grad: two calls give twice the gradient") {
   const Tensor once = x.grad().clone();
   exercise::my_backward(root);
   CHECK(max_abs_diff(x.grad(), once * 2) < 1e-12);
+}
+
+namespace {
+
+// Tensor::backward() through my_backward, counted. my_backward seeds d root / d root = 1 and
+// keeps the graph, so it stands in for backward() with no arguments.
+int engine_calls = 0;
+void my_engine(const Tensor& root, const Tensor& grad, bool /*retain_graph*/, bool create_graph) {
+  ATTIC_CHECK(!grad.defined() && !create_graph,
+              "my_backward: only backward() with no gradient and no create_graph");
+  ++engine_calls;
+  exercise::my_backward(root);
+}
+
+// A GPT of 2 blocks, width 32, on Shakespeare's characters; no dropout, so that two passes
+// over one batch make the same graph.
+std::unique_ptr<models::GPT> tiny_gpt(int64_t vocab_size) {
+  models::GPTConfig cfg;
+  cfg.block_size = 16;
+  cfg.vocab_size = vocab_size;
+  cfg.n_layer = 2;
+  cfg.n_head = 4;
+  cfg.n_embd = 32;
+  cfg.dropout = 0.0;
+  return std::make_unique<models::GPT>(cfg);
+}
+
+}  // namespace
+
+TEST_CASE("swapped in, my_backward runs a GPT's loss.backward(): every gradient as attic's") {
+  manual_seed(5);
+  const TextDataset ds = TextDataset::from_file(default_dataset_path());
+  const std::unique_ptr<models::GPT> gpt = tiny_gpt(ds.vocab_size());
+  models::GPT& model = *gpt;
+  Generator gen(6);
+  const Batch b = ds.get_batch(Split::Train, 4, 16, gen);
+
+  model.forward(b.x, b.y).loss.backward();  // attic's engine
+  std::vector<std::pair<std::string, Tensor>> attics;
+  for (const auto& [name, p] : model.named_parameters()) attics.push_back({name, p.grad()});
+  model.zero_grad();
+
+  engine_calls = 0;
+  {
+    autograd::EngineSwap swap(my_engine);
+    model.forward(b.x, b.y).loss.backward();  // the same call, now on your engine
+  }
+  CHECK(engine_calls == 1);
+  const auto params = model.named_parameters();
+  REQUIRE(params.size() == attics.size());
+  for (size_t i = 0; i < params.size(); ++i) {
+    INFO(params[i].first);
+    REQUIRE(params[i].second.grad().defined());
+    // The same nodes sum the same gradients, perhaps in another order: float32 rounding.
+    const double scale = max(abs(attics[i].second)).item<double>() + 1e-6;
+    CHECK(max_abs_diff(params[i].second.grad(), attics[i].second) <= 1e-5 * scale);
+  }
+}
+
+TEST_CASE("swapped in, my_backward trains the GPT: 20 AdamW steps, the losses of attic's") {
+  const TextDataset ds = TextDataset::from_file(default_dataset_path());
+  // The same model, batches and optimizer, trained once per engine.
+  auto train = [&](bool mine) {
+    manual_seed(7);
+    const std::unique_ptr<models::GPT> gpt = tiny_gpt(ds.vocab_size());
+    models::GPT& model = *gpt;
+    optim::AdamW opt = model.configure_optimizers(0.1, 1e-2, {0.9, 0.99});
+    Generator gen(8);
+    std::vector<double> losses;
+    autograd::EngineSwap swap(mine ? my_engine : nullptr);
+    for (int step = 0; step < 20; ++step) {
+      const Batch b = ds.get_batch(Split::Train, 4, 16, gen);
+      Tensor loss = model.forward(b.x, b.y).loss;
+      loss.backward();
+      opt.step();
+      opt.zero_grad();
+      losses.push_back(loss.item<double>());
+    }
+    return losses;
+  };
+  const std::vector<double> attics = train(false);
+  engine_calls = 0;
+  const std::vector<double> mine = train(true);
+  CHECK(engine_calls == 20);
+  for (size_t i = 0; i < mine.size(); ++i) {
+    INFO("step " << i);
+    CHECK(mine[i] == Approx(attics[i]).margin(1e-4));
+  }
+  CHECK(mine.back() < mine.front() - 0.3);  // it learned
 }
