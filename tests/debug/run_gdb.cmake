@@ -1,14 +1,15 @@
 # ctest helper: runs gdb in batch mode on the chapter 15 program, through the reader's own
 # wrapper debug/gdb/attic-gdb, and checks what the printers print.
 #   cmake -DGDB=... -DWRAPPER=attic-gdb -DTDESC=auto|no-avx|native -DEXE=... [-DSKIP=why]
-#         -DCOMMANDS=x.gdb -DEXPECTED=x.gdb.txt -DCHAPTER=15-gdb.md -P run_gdb.cmake
+#         -DCOMMANDS=x.gdb -DEXPECTED=x.gdb.txt -DCHAPTER=15-gdb.md [-DANSWER=ON] -P run_gdb.cmake
 # Only the lines the commands print are compared: "$N = ..." results and the echo lines
 # ("--- ..."). Addresses (0x...) and the path of the build folder vary between machines,
 # so they are replaced by 0x... and <build> first. A float may differ from the expected one
 # in its last digits (see "comparing printed numbers" below). The output is split into
 # lines as a CMake list, so an echo line must not contain ';' (it would be cut in two). The chapter must show
 # the command file and the expected output verbatim, so what the reader sees is what this
-# test checks.
+# test checks; with ANSWER=ON (an exercise's answer) it must name the command file and show
+# neither.
 #
 # Where gdb cannot call into the program on this CPU (it cannot write the registers back:
 # "Couldn't write extended state status"), the lines printed before the call must still
@@ -24,6 +25,31 @@ endif()
 if(NOT TDESC)
   set(TDESC auto)
 endif()
+# A breakpoint on a line (break attention.cpp:519) is pinned by a comment above it,
+#   # tensor/cpu/attention.cpp:519 is the line after "// dq [rows, hs] = dS ..."
+# so that an edit that moves the line fails here, saying where it went, rather than leaving
+# a breakpoint that stops somewhere else.
+file(STRINGS ${COMMANDS} pins REGEX "^# [^ ]+:[0-9]+ is the line after \".*\"$")
+foreach(pin IN LISTS pins)
+  string(REGEX MATCH "^# ([^ ]+):([0-9]+) is the line after \"(.*)\"$" _ "${pin}")
+  set(pin_file ${CMAKE_MATCH_1})
+  set(pin_line ${CMAKE_MATCH_2})
+  set(pin_text "${CMAKE_MATCH_3}")
+  file(READ ${SOURCE_DIR}/${pin_file} source)
+  string(FIND "${source}" "${pin_text}" at)
+  set(found "")
+  if(NOT at EQUAL -1)  # the text's line is 1 + the newlines before it
+    string(SUBSTRING "${source}" 0 ${at} before)
+    string(REGEX REPLACE "[^\n]" "" newlines "${before}")
+    string(LENGTH "${newlines}" count)
+    math(EXPR found "${count} + 2")
+  endif()
+  if(NOT found STREQUAL pin_line)
+    message(FATAL_ERROR "${COMMANDS} breaks at ${pin_file}:${pin_line}, the line after "
+            "\"${pin_text}\", but that line is now ${found} (empty: the text is gone); "
+            "update the break and the pin")
+  endif()
+endforeach()
 # The leak checker cannot run under ptrace and would fail the program at exit.
 set(ENV{ASAN_OPTIONS} "detect_leaks=0")
 set(ENV{GDB} "${GDB}")
@@ -229,10 +255,25 @@ endif()
 
 file(READ ${CHAPTER} chapter)
 file(READ ${COMMANDS} commands)
-foreach(part commands expected)
-  string(FIND "${chapter}" "${${part}}" at)
+if(ANSWER)  # an exercise's answer: the chapter links the file and does not print it
+  get_filename_component(answer_name ${COMMANDS} NAME)
+  string(FIND "${chapter}" "tutorials/examples/${answer_name}" at)
   if(at EQUAL -1)
-    message(FATAL_ERROR "${CHAPTER} does not show the ${part} file verbatim")
+    message(FATAL_ERROR "${CHAPTER} does not name the answer tutorials/examples/${answer_name}")
   endif()
-endforeach()
+  foreach(part commands expected)
+    string(FIND "${chapter}" "${${part}}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "${CHAPTER} prints the exercise's answer (the ${part} file) before "
+                          "the reader has tried; link it instead")
+    endif()
+  endforeach()
+else()
+  foreach(part commands expected)
+    string(FIND "${chapter}" "${${part}}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${CHAPTER} does not show the ${part} file verbatim")
+    endif()
+  endforeach()
+endif()
 message("gdb printed the expected values")

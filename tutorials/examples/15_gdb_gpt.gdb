@@ -12,11 +12,14 @@ next 4
 step
 finish
 print $
-echo --- finish backward itself: it returns dx, dw and db\n
+echo --- finish backward itself: it returns dx, dw and db to the engine\n
 finish
 print $
-echo --- up in main\n
-up
+echo --- in run_backward (autograd/engine.cpp): the node that ran, and the root\n
+print *node._M_ptr
+print root
+echo --- two frames up, past Tensor::backward, in main\n
+up 2
 print loss
 echo --- block 0 attention, recorded among the first 30 ops\n
 delete
