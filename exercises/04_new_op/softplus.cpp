@@ -22,8 +22,8 @@ struct SoftplusBackward final : autograd::Node {
   const char* name() const override { return "SoftplusBackward"; }
   // g [*] -> {dx [*]}
   std::vector<Tensor> backward(const Tensor& g) override {
-    // TODO: dx = g σ(x), written with library ops (sigmoid, *), so that a recorded
-    // backward (create_graph) is differentiable too.
+    // TODO: dx = g σ(x) [*] (softplus.h), itself differentiable, so that a backward recorded
+    // with create_graph has a gradient too.
     (void)g;
     throw std::logic_error("TODO: SoftplusBackward::backward");
   }
@@ -32,7 +32,8 @@ struct SoftplusBackward final : autograd::Node {
 // x [n] -> y [n], contiguous arrays: y_i = log(1 + e^(x_i)).
 template <class T>
 void softplus_loop(const T* x, T* y, int64_t n) {
-  // TODO: this is the naive formula. Make it stable: max(x, 0) + log1p(e^(-|x|)).
+  // TODO: y_i = log(1 + e^(x_i)), finite and accurate for every finite x_i (softplus.h). This
+  // naive loop gives inf for a large x_i, and 0 for a very negative one.
   for (int64_t i = 0; i < n; ++i) y[i] = std::log(T(1) + std::exp(x[i]));
 }
 
@@ -51,8 +52,8 @@ Tensor softplus(const Tensor& x) {
   }
   if (x.dtype() == kFloat64) softplus_loop(in.data_ptr<double>(), out.data_ptr<double>(), x.numel());
   else softplus_loop(in.data_ptr<float>(), out.data_ptr<float>(), x.numel());
-  // TODO: when autograd::needs_grad({x}), make a SoftplusBackward, save x in it, and make it
-  // out's grad_fn with autograd::connect(out, node, {x}).
+  // TODO: when x needs a gradient, out's grad_fn is a SoftplusBackward holding x, with x as
+  // its one input; otherwise out records nothing (softplus.h).
   return out;
 }
 

@@ -9,9 +9,8 @@
 using namespace attic;
 
 MyLinear::MyLinear(int64_t in, int64_t out) {
-  // TODO: register the parameters "weight" [out, in] and "bias" [out] (register_parameter
-  // returns the tensor to keep in the member) and fill both from U[-1/√in, 1/√in]
-  // (nn::init::uniform_).
+  // TODO: the parameters "weight" [out, in] and "bias" [out], registered and kept in the
+  // members, both drawn from U[-1/√in, 1/√in] (mlp.h).
   (void)in, (void)out;
 }
 
@@ -22,7 +21,7 @@ Tensor MyLinear::forward(const Tensor& x) {
 }
 
 MLP::MLP(int64_t C) {
-  // TODO: register the children "c_fc" (C -> 4C) and "c_proj" (4C -> C), in that order.
+  // TODO: the children "c_fc" (C -> 4C) and "c_proj" (4C -> C), registered in that order.
   (void)C;
 }
 
@@ -34,8 +33,8 @@ Tensor MLP::forward(const Tensor& x) {
 
 std::vector<double> train_sgd(nn::UnaryModule& model, const Tensor& x, const Tensor& y,
                               int steps, double lr) {
-  // TODO: an optim::SGD over model.parameters(), then `steps` times: zero_grad, forward,
-  // loss, backward, step. Record each loss (loss.item<double>()).
+  // TODO: `steps` steps of plain SGD (learning rate lr) over all of model's parameters on
+  // mean((model(x) - y)²); the loss of every step, taken before its update (mlp.h).
   (void)model, (void)x, (void)y, (void)steps, (void)lr;
   throw std::logic_error("TODO: train_sgd (exercises/05_mlp/mlp.cpp)");
 }

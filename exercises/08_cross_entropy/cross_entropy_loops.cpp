@@ -13,10 +13,9 @@ CrossEntropyResult cross_entropy_loops(const std::vector<float>& logits,
   CrossEntropyResult r{0.0f, std::vector<float>(size_t(N * V), 0.0f)};
   (void)logits;
   (void)ignore_index;
-  // TODO: count the rows whose target is not ignore_index.
-  // TODO: for each kept row n, compute log Σ_c e^logits[n, c] with the log-sum-exp trick
-  //       (subtract the row's max first), add its -log p[n, t_n] / count to r.loss, and set
-  //       r.dlogits[n, c] = (p[n, c] - δ(c, t_n)) / count. Ignored rows keep a 0 gradient.
+  // TODO: r.loss and r.dlogits as cross_entropy_loops.h defines them: the mean over the rows
+  //       whose target is not ignore_index, a 0 gradient in the ignored rows, and finite for
+  //       logits so large that e^logits overflows a float.
   throw std::logic_error("TODO: cross_entropy_loops is not written yet");
   return r;
 }

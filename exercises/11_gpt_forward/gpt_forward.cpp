@@ -8,7 +8,7 @@ using namespace attic;
 
 // x [B, T, C] -> [B, T, C]
 Tensor my_mlp_forward(models::MLP& mlp, const Tensor& x) {
-  // TODO: mlp.c_fc, gelu, mlp.c_proj, mlp.dropout: each module has forward(tensor).
+  // TODO: c_proj(gelu(c_fc(x))), then dropout (gpt_forward.h).
   (void)mlp;
   (void)x;
   throw std::logic_error("TODO: my_mlp_forward is not written yet");
@@ -16,8 +16,8 @@ Tensor my_mlp_forward(models::MLP& mlp, const Tensor& x) {
 
 // x [B, T, C] -> [B, T, C]
 Tensor my_block_forward(models::Block& block, const Tensor& x) {
-  // TODO: two residual sums. block.ln_1, block.ln_2 and block.attn have forward(tensor);
-  //       use my_mlp_forward(*block.mlp, ...) for the MLP.
+  // TODO: h = x + attn(ln_1(x)), y = h + mlp(ln_2(h)), the MLP through my_mlp_forward
+  //       (gpt_forward.h).
   (void)block;
   (void)x;
   throw std::logic_error("TODO: my_block_forward is not written yet");
@@ -25,19 +25,16 @@ Tensor my_block_forward(models::Block& block, const Tensor& x) {
 
 // idx [B, T] int64 -> [B, T, V]
 Tensor my_gpt_logits(models::GPT& model, const Tensor& idx) {
-  // TODO 1: the positions 0..T-1 as an int64 tensor: arange(0, T, 1, TensorOptions(kInt64)).
-  // TODO 2: x = model.drop(model.wte(idx) + model.wpe(pos)) (modules, called with ->forward).
-  // TODO 3: each block in turn: model.h->size() blocks, model.h->at<models::Block>(i).
-  // TODO 4: model.ln_f, then model.lm_head.
+  // TODO: the logits [B, T, V] that GPT::forward returns when given targets, every block
+  //       through my_block_forward (gpt_forward.h).
   (void)model;
   (void)idx;
   throw std::logic_error("TODO: my_gpt_logits is not written yet");
 }
 
 int64_t gpt_num_params(const models::GPTConfig& cfg) {
-  // TODO: add up the sizes of the parameters of 11.1's list: per block ln_1, attn.c_attn,
-  //       attn.c_proj, ln_2, mlp.c_fc, mlp.c_proj (weights, and biases when cfg.bias); then
-  //       ln_f and wte. Leave wpe out, and count lm_head.weight zero times: it is wte.weight.
+  // TODO: nanoGPT's count as a formula of n_layer, n_embd, vocab_size and bias: every
+  //       parameter once (lm_head.weight is wte.weight), wpe left out (gpt_forward.h).
   (void)cfg;
   return 0;
 }

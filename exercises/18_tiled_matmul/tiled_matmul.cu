@@ -12,12 +12,9 @@ __global__ void matmul_abt_tiled(int M, int N, int K, const float* A, const floa
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int i = blockIdx.y * kTile + ty, j = blockIdx.x * kTile + tx;
   float acc = 0;
-  // TODO: declare the two tiles in shared memory, __shared__ float As[kTile][kTile] and Bs,
-  // then for each 16-wide slice k0 of K:
-  //   - each thread loads one element of A's tile into As and one of B's into Bs (0 past
-  //     the edges of A, B or K); mind that B is [N, K]: the element of Bᵀ at (k0 + ty, j) is
-  //     B(j, k0 + ty), and the block's threads need B's rows blockIdx.x · 16 .. + 15;
-  //   - __syncthreads(), then 16 multiply-adds from shared memory, then __syncthreads().
+  // TODO: acc = Σ_k A(i, k) · B(j, k) (tiled_matmul.h), the block's threads reading A and B
+  // through 16 x 16 tiles in shared memory, 16 values of k at a time; any M, N, K, not only
+  // multiples of 16.
   if (i < M && j < N) C[i * N + j] = acc;
 }
 
@@ -33,7 +30,7 @@ std::string tiled_matmul_abt(int M, int N, int K, const float* A, const float* B
   cudaMalloc(&dC, size_t(M) * N * sizeof(float));
   cudaMemcpy(dA, A, size_t(M) * K * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemcpy(dB, B, size_t(N) * K * sizeof(float), cudaMemcpyHostToDevice);
-  // TODO: the grid of blocks that covers C [M, N], and the launch.
+  // TODO: matmul_abt_tiled run on 16 x 16 blocks that cover all of C [M, N].
   cudaMemcpy(C, dC, size_t(M) * N * sizeof(float), cudaMemcpyDeviceToHost);
   const cudaError_t err = cudaGetLastError();
   cudaFree(dA);

@@ -16,13 +16,9 @@ WindowAttention::WindowAttention(const nn::MixerOptions& o, int64_t window_)
 
 // x [B, T, C] -> [B, T, C]
 Tensor WindowAttention::forward(const Tensor& x, const nn::MixerContext&) {
-  // TODO 1: qkv = c_attn->forward(x), [B, T, 3C]; q, k, v are its three C-wide column blocks
-  //         (narrow along dim 2), each split into heads with split_heads(·, n_head).
-  // TODO 2: the keep mask [T, T]: true where t − window < s ≤ t. tril(ones({T, T})) keeps
-  //         s ≤ t; tril(·, −window) is what lies window or more below the diagonal; gt(t, 0.5)
-  //         turns ones into true.
-  // TODO 3: scaled_dot_product_attention(q, k, v, options with attn_mask = keep), then
-  //         merge_heads and c_proj.
+  // TODO: per head, softmax(att) v with att[t, s] = q_t · k_s / √hs for t − window < s ≤ t
+  //       and −∞ elsewhere, q, k, v from c_attn; the heads merged, then c_proj
+  //       (window_attention.h).
   (void)x;
   throw std::logic_error("TODO: WindowAttention::forward is not written yet");
 }

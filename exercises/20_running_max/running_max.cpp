@@ -10,9 +10,8 @@ std::vector<double> causal_softmax_prefix(const std::vector<double>& s, const st
                                           int D) {
   const size_t T = s.size();
   std::vector<double> y(T * D, 0.0);
-  // TODO: keep the running maximum m, the denominator Σ e^{s_j − m} and the numerator
-  //       Σ e^{s_j − m} v_j [D]. At each t: if s_t > m, multiply both sums by e^{m − s_t} and
-  //       set m = s_t; then add e^{s_t − m} and e^{s_t − m} v_t; y_t = numerator / denominator.
+  // TODO: y_t = Σ_{j ≤ t} e^{s_j − m_t} v_j / Σ_{j ≤ t} e^{s_j − m_t} for every t, in one pass
+  //       from left to right in O(T·D), with no exponential that overflows (running_max.h).
   (void)s;
   (void)v;
   (void)T;

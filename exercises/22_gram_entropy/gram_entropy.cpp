@@ -6,9 +6,8 @@
 
 // h [T, C] -> S_α
 double gram_renyi_entropy(const std::vector<double>& h, int T, int C, double alpha) {
-  // TODO 1: G = H Hᵀ, T×T row-major: G[i][j] = Σ_c h[i][c] h[j][c].
-  // TODO 2: λ = attic::symmetric_eigenvalues(G, T).values; clamp negatives to 0.
-  // TODO 3: p = λ / Σλ; return ln(Σ p^α) / (1 − α), skipping the p that are 0.
+  // TODO: S_α = ln(Σ_j p_j^α) / (1 − α), p_j = λ_j / Σ λ, λ the eigenvalues of G = H Hᵀ [T, T]
+  //       (gram_entropy.h); an eigenvalue that rounding made slightly negative counts as 0.
   (void)h, (void)T, (void)C, (void)alpha;
   return 0.0;
 }

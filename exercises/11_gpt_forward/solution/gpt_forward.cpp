@@ -1,4 +1,12 @@
 // Chapter 11's exercise, solved: the GPT's forward from its modules, and nanoGPT's count.
+//
+// The chapter's question: `wte.weight` gets its gradient from two places. Which, and why does the
+// check compare this parameter's gradient in particular?
+// Answer: The embedding lookup sends gradient to the rows of the characters in `idx`, and
+// `lm_head`, which is the same tensor, sends gradient to every row, since every character's score
+// enters the loss. The two shares add up in one `.grad`. A model whose tie were broken would still
+// compute plausible logits, but its `wte` gradient would lack `lm_head`'s share: the gradient is
+// where a broken tie shows.
 #include "gpt_forward.h"
 
 using namespace attic;

@@ -1,4 +1,13 @@
 // Chapter 12's exercise, solved: generate from forward and tensor ops.
+//
+// The chapter's question: Why run under `NoGradGuard` and in eval mode? And what does `forward` say
+// when the crop is left out?
+// Answer: Token for token agreement means that the recipe of 12.3 is all that `generate` does,
+// random draws included. `NoGradGuard` matters for memory: without it every step would record a
+// graph that nothing ever differentiates. Eval mode turns dropout off, which would otherwise add
+// noise to every prediction (this model has dropout 0, but `config/shakespeare_char.cfg` uses 0.2).
+// Without the crop, the 17th token is one position more than `wpe` has rows, and `forward` refuses
+// it, naming both lengths: "GPT: cannot forward a sequence of length 17, block size is only 16".
 #include "generate.h"
 
 #include <algorithm>

@@ -1,5 +1,11 @@
 // Chapter 13's exercise, solved: the comparison of tests/models/test_gpt_vs_pytorch.cpp,
 // made to fail on NaN.
+//
+// The chapter's question: Why does the rule divide by max |b| rather than by each |b| element?
+// Answer: The NaN case is the one a plain running maximum gets wrong, silently; a check that passes
+// on NaN is worse than none, since it vouches for a broken model. And dividing element by element
+// would fail on the entries near zero that every gradient has, for rounding alone: the rule
+// compares errors with the size of the tensor they live in.
 #include "compare.h"
 
 #include <cmath>

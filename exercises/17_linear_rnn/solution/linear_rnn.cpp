@@ -1,4 +1,10 @@
 // The solution of chapter 17's exercise: causal linear attention as an RNN loop over t.
+//
+// The chapter's question: Why does the loop need no mask at all?
+// Answer: The loop needs no mask because at step t the state holds only tokens 0..t: causality is
+// built into the order of the computation. The loop is also the slowest of the three forms (T small
+// matrix products one after another, each recorded in the graph); the `cumsum` form computes the
+// same prefix sums in a few large operations.
 #include "linear_rnn.h"
 
 using namespace attic;
