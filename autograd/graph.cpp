@@ -19,7 +19,7 @@ GraphListing list_graph(const Tensor& root, const LeafNames& names) {
   };
 
   if (!root.grad_fn()) {
-    g.items.push_back({leaf_label(root.impl()), root.shape(), true, {}});
+    g.items.push_back({leaf_label(root.impl()), root.shape(), true, {}, root});
     return g;
   }
   std::unordered_map<const Node*, int> node_id;
@@ -27,7 +27,7 @@ GraphListing list_graph(const Tensor& root, const LeafNames& names) {
   std::vector<std::pair<const Node*, int>> todo;  // nodes whose inputs are not listed yet
   const Node* r = root.grad_fn().get();
   node_id[r] = 0;
-  g.items.push_back({r->name(), r->out_shape, false, {}});
+  g.items.push_back({r->name(), r->out_shape, false, {}, root});
   todo.push_back({r, 0});
   while (!todo.empty()) {
     auto [n, id] = todo.back();
@@ -39,13 +39,14 @@ GraphListing list_graph(const Tensor& root, const LeafNames& names) {
         auto [it, fresh] = node_id.try_emplace(e.fn.get(), int(g.items.size()));
         in = it->second;
         if (fresh) {
-          g.items.push_back({e.fn->name(), e.fn->out_shape, false, {}});
+          g.items.push_back({e.fn->name(), e.fn->out_shape, false, {},
+                             Tensor(e.fn->retained_output.lock())});
           todo.push_back({e.fn.get(), in});
         }
       } else if (auto leaf = e.leaf.lock()) {
         auto [it, fresh] = leaf_id.try_emplace(leaf.get(), int(g.items.size()));
         in = it->second;
-        if (fresh) g.items.push_back({leaf_label(leaf.get()), e.shape, true, {}});
+        if (fresh) g.items.push_back({leaf_label(leaf.get()), e.shape, true, {}, Tensor(leaf)});
       } else {
         continue;  // an input that needs no gradient is not part of the graph
       }

@@ -26,6 +26,10 @@ struct GraphItem {
   Shape shape;           // the node's output shape, or the leaf's shape
   bool is_leaf = false;
   std::vector<int> inputs;  // items feeding this one, in the node's input order
+  // The tensor the item stands for, where the graph can reach it: a leaf, the root, or a
+  // node's output kept by retain_grad(). Undefined for other nodes (a node holds no
+  // reference to its output).
+  Tensor tensor;
 };
 struct GraphListing {
   std::vector<GraphItem> items;  // items[0] is the root; each item appears once

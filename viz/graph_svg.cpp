@@ -3,7 +3,8 @@
 //      every edge runs left to right; a leaf goes just left of its leftmost consumer.
 //   2. Row: items of a column stack top to bottom in the order list_graph found them.
 //   3. Draw: one box per node, a rounded box per leaf, a cubic curve per edge from the right
-//      side of the input to the left side of its consumer.
+//      side of the input to the left side of its consumer. With GraphStyle::values a box is
+//      a record of cells, label | data | grad, as in micrograd's draw_dot.
 // write_graph_svg prefers Graphviz (`dot -Tsvg`), whose layout crosses fewer edges.
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include "viz/graph_svg.h"
+#include "autograd/grad_mode.h"
 #include "util/atomic_file.h"
 #include "viz/svg.h"
 
@@ -23,9 +25,48 @@ using autograd::LeafNames;
 using autograd::list_graph;
 using autograd::to_dot;
 
-std::string to_svg(const Tensor& root, const LeafNames& names) {
-  const GraphListing g = list_graph(root, names);
+namespace {
+
+// t's elements, 4 decimals each: "2.0000" for a scalar, "[1.0000, -2.0000]" for a few,
+// "(12 values)" for more than max_elements.
+std::string values_text(const Tensor& t, int64_t max_elements) {
+  char buf[32];
+  if (t.numel() > max_elements) {
+    std::snprintf(buf, sizeof buf, "(%lld values)", (long long)t.numel());
+    return buf;
+  }
+  autograd::NoGradGuard no_grad;
+  const bool brackets = t.dim() > 0;
+  std::string s = brackets ? "[" : "";
+  const std::vector<double> v = t.to_vector<double>();
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%s%.4f", i ? ", " : "", v[i] == 0 ? 0.0 : v[i]);  // no "-0.0000"
+    s += buf;
+  }
+  if (brackets) s += "]";
+  return s;
+}
+
+// The cells to the right of item's label under style: none, "data ...", or "data ..." and
+// "grad ..." once its tensor has a .grad.
+std::vector<std::string> value_cells(const GraphItem& item, const GraphStyle& style) {
+  if (!style.values || !item.tensor.defined()) return {};
+  std::vector<std::string> cells{"data " + values_text(item.tensor, style.max_elements)};
+  if (Tensor g = item.tensor.grad(); g.defined())
+    cells.push_back("grad " + values_text(g, style.max_elements));
+  return cells;
+}
+
+}  // namespace
+
+std::string to_svg(const Tensor& root, const LeafNames& names, const GraphStyle& style) {
+  GraphListing g = list_graph(root, names);
   const int n = int(g.items.size());
+  if (style.values)  // a named non-leaf: "e: MulBackward"
+    for (GraphItem& it : g.items)
+      for (const auto& [name, t] : names)
+        if (!it.is_leaf && it.tensor.defined() && t.impl() == it.tensor.impl())
+          it.label = name + ": " + it.label;
 
   // 1. columns: longest path from a leaf. Items were listed consumers before inputs, so
   //    walking the list backwards visits every input before its consumer.
@@ -53,11 +94,14 @@ std::string to_svg(const Tensor& root, const LeafNames& names) {
   // 2. rows, and the size of each box: 7 px a character of a 12 px monospace font.
   const double char_w = 7.2, box_h = 34, gap_x = 60, gap_y = 18, pad = 10;
   std::vector<int> row(n), rows_in(ncols, 0);
-  std::vector<double> w(n), col_w(ncols, 0);
+  std::vector<double> w(n), label_w(n), col_w(ncols, 0);
+  std::vector<std::vector<std::string>> cells(n);
   for (int i = n - 1; i >= 0; --i) row[i] = rows_in[col[i]]++;  // leaves-first reading order
   for (int i = 0; i < n; ++i) {
     const size_t chars = std::max(g.items[i].label.size(), str(g.items[i].shape).size());
-    w[i] = double(chars) * char_w + 2 * pad;
+    w[i] = label_w[i] = double(chars) * char_w + 2 * pad;
+    cells[i] = value_cells(g.items[i], style);
+    for (const std::string& c : cells[i]) w[i] += double(c.size()) * char_w + 2 * pad;
     col_w[col[i]] = std::max(col_w[col[i]], w[i]);
   }
   std::vector<double> col_x(ncols, pad);
@@ -89,10 +133,19 @@ std::string to_svg(const Tensor& root, const LeafNames& names) {
     os << "<rect x=\"" << x_of(i) << "\" y=\"" << y_of(i) << "\" width=\"" << w[i]
        << "\" height=\"" << box_h << "\" rx=\"" << (it.is_leaf ? 12 : 2) << "\" fill=\""
        << (it.is_leaf ? "#e8f0ff" : "#fff8e0") << "\" stroke=\"#333\"/>\n"
-       << "<text x=\"" << x_of(i) + w[i] / 2 << "\" y=\"" << y_of(i) + 14
+       << "<text x=\"" << x_of(i) + label_w[i] / 2 << "\" y=\"" << y_of(i) + 14
        << "\" text-anchor=\"middle\">" << viz::svg_escape(it.label) << "</text>\n"
-       << "<text x=\"" << x_of(i) + w[i] / 2 << "\" y=\"" << y_of(i) + 28
+       << "<text x=\"" << x_of(i) + label_w[i] / 2 << "\" y=\"" << y_of(i) + 28
        << "\" text-anchor=\"middle\" fill=\"#666\">" << str(it.shape) << "</text>\n";
+    double x = x_of(i) + label_w[i];  // each value cell: a divider, then its text
+    for (const std::string& c : cells[i]) {
+      const double cw = double(c.size()) * char_w + 2 * pad;
+      os << "<line x1=\"" << x << "\" y1=\"" << y_of(i) << "\" x2=\"" << x << "\" y2=\""
+         << y_of(i) + box_h << "\" stroke=\"#333\"/>\n"
+         << "<text x=\"" << x + cw / 2 << "\" y=\"" << y_of(i) + 21
+         << "\" text-anchor=\"middle\">" << viz::svg_escape(c) << "</text>\n";
+      x += cw;
+    }
   }
   os << "</svg>\n";
   return os.str();

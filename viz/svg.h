@@ -1,4 +1,4 @@
-// What every SVG writer in attic shares (viz/line_plot, viz/heatmap, autograd/graph_svg).
+// What every SVG writer in attic shares (viz/line_plot, viz/heatmap, viz/graph_svg, viz/diagram).
 #pragma once
 
 #include <cstddef>
