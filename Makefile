@@ -22,6 +22,8 @@
 #   make compare-reflex  the reflex fork's experiments: classic, reflex and route attention on
 #                        digit multiplication (scored, with the entropy and the routers drawn),
 #                        on Shakespeare, and at 18 layers (about 10 minutes each on 2 cores)
+#   make book-figures    run again the experiments whose pictures and tables chapters 17 and
+#                        19-22 show, and put them in, stamped (ONLY=REGEX: some of them)
 #   make exercise N=02  build the book's exercise 02 (exercises/02_*/) as you left it, and check it;
 #                        WITH=solution checks its solution instead
 #   make bench-peer      attic against PyTorch 2 on this CPU: the laptop step (1 and 2 threads, with
@@ -38,7 +40,7 @@ WERROR ?= $(if $(filter true 1,$(CI)),ON,OFF)
 ATTIC_FLAGS = -DATTIC_WERROR=$(WERROR) -DCATCH2_PREFIX=$(if $(CATCH2_PREFIX),$(abspath $(CATCH2_PREFIX)))
 DEPS = CATCH2_PREFIX='$(CATCH2_PREFIX)' scripts/install-deps.sh
 
-.PHONY: deps configure build example exercise shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize test-portable test-clang test-arm debug bench-peer clean
+.PHONY: deps configure build example exercise book-figures shakespeare compare-attention compare-elita compare-linformer compare-reflex test test-sanitize test-portable test-clang test-arm debug bench-peer clean
 
 deps:
 	@$(DEPS)
@@ -82,6 +84,14 @@ compare-reflex: configure
 	./build/attic analyze routers --out_dir=out-compare-reflex-mul/route
 	./build/attic compare config/compare_reflex.cfg
 	./build/attic compare config/compare_reflex_deep.cfg
+
+# make book-figures: every experiment whose picture or table the book shows (the figure
+# blocks of tutorials/*.md), run again, and its outputs put into the chapters, stamped with
+# the commit and the CPU (scripts/book_figures.sh; hours on 2 cores: ONLY=REGEX picks blocks,
+# NO_RUN=1 redraws from runs already done).
+book-figures: configure
+	@cmake --build build -j$(JOBS) --target attic_cli
+	scripts/book_figures.sh $(if $(ONLY),--only='$(ONLY)') $(if $(NO_RUN),--no-run)
 
 # One exercise of the book: your files in exercises/NN_*/ with its check (warnings, no -Werror).
 # make example N=04_jacobian: build one of the book's examples (tutorials/examples/N.cpp, or a

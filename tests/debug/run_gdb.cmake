@@ -253,7 +253,16 @@ if(NOT same)
                       "\n--- got (saved as ${EXE}.${session}.${TDESC}.actual)\n${got}\n--- gdb's whole output\n${out}\n${err}")
 endif()
 
-file(READ ${CHAPTER} chapter)
+# The chapter and its parts (15-gdb.md, 15b-....md: a long chapter is split into parts).
+get_filename_component(book ${CHAPTER} DIRECTORY)
+get_filename_component(chapter_name ${CHAPTER} NAME)
+string(REGEX MATCH "^[0-9]+" number "${chapter_name}")
+file(GLOB parts ${book}/${number}-*.md ${book}/${number}[b-z]-*.md)
+set(chapter "")
+foreach(part IN LISTS parts)
+  file(READ ${part} text)
+  string(APPEND chapter "${text}")
+endforeach()
 file(READ ${COMMANDS} commands)
 if(ANSWER)  # an exercise's answer: the chapter links the file and does not print it
   get_filename_component(answer_name ${COMMANDS} NAME)

@@ -4,55 +4,20 @@
 //   x = wte[idx] + wpe[0..T-1]                  [B, T, C]
 //   x = x + attn(ln_1(x)); x = x + mlp(ln_2(x))  per block, n_layer times
 //   logits = lm_head(ln_f(x))                    [B, T, V]
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "models/gpt.h"
 #include "tensor/threads.h"
-#include "viz/svg.h"
+#include "viz/diagram.h"
 
 using namespace attic;
 
-std::ostringstream svg;
 const int kMid = 230;  // the x of the main column
 
 // Prints "name shape" for t, the output of one step, and returns t.
 Tensor show(const std::string& name, const Tensor& t) {
   std::cout << name << " " << str(t.shape()) << "\n";
   return t;
-}
-
-// A module as a box of width w centered at (x, y), with its name and a second line.
-void box(int x, int y, int w, const std::string& name, const std::string& note,
-         const char* fill = "#dbe8f5") {
-  svg << "<rect x='" << x - w / 2 << "' y='" << y - 17 << "' width='" << w
-      << "' height='34' rx='5' fill='" << fill << "' stroke='#333'/>\n"
-      << "<text x='" << x << "' y='" << y - 1 << "' font-size='14'>" << viz::svg_escape(name)
-      << "</text>\n<text x='" << x << "' y='" << y + 12 << "' font-size='10' fill='#555'>"
-      << viz::svg_escape(note) << "</text>\n";
-}
-
-// The residual sum: a circle with a plus, centered at (x, y).
-void plus(int x, int y) {
-  svg << "<circle cx='" << x << "' cy='" << y << "' r='11' fill='white' stroke='#333'/>\n"
-      << "<text x='" << x << "' y='" << y + 5 << "' font-size='16'>+</text>\n";
-}
-
-// An arrow from (x1, y1) to (x2, y2), with the shape of what it carries written beside it.
-void arrow(int x1, int y1, int x2, int y2, const std::string& shape, int dx = 8) {
-  svg << "<line x1='" << x1 << "' y1='" << y1 << "' x2='" << x2 << "' y2='" << y2
-      << "' stroke='#333' stroke-width='1.5' marker-end='url(#arrow)'/>\n";
-  if (!shape.empty())
-    svg << "<text x='" << (x1 + x2) / 2 + dx << "' y='" << (y1 + y2) / 2 + 4
-        << "' font-size='11' fill='#1f77b4' text-anchor='" << (dx < 0 ? "end" : "start") << "'>"
-        << viz::svg_escape(shape) << "</text>\n";
-}
-
-// A polyline with an arrow head at its end: the residual path around a sublayer.
-void skip(const std::string& points) {
-  svg << "<polyline points='" << points << "' fill='none' stroke='#d62728' stroke-width='1.5' "
-      << "marker-end='url(#arrow)'/>\n";
 }
 
 int main() {
@@ -93,60 +58,54 @@ int main() {
             << "\n";
 
   // The picture, bottom to top.
-  svg << "<svg xmlns='http://www.w3.org/2000/svg' width='520' height='784' "
-         "font-family='sans-serif' text-anchor='middle'>\n"
-      << "<defs><marker id='arrow' viewBox='0 0 10 10' refX='10' refY='5' markerWidth='7' "
-         "markerHeight='7' orient='auto'><path d='M0,0 L10,5 L0,10 z' fill='#333'/></marker></defs>\n"
-      << "<rect width='520' height='784' fill='white'/>\n"
-      << "<text x='260' y='22' font-size='15'>nanoGPT's GPT (models/gpt/): one forward</text>\n"
-      << "<g transform='translate(0,24)'>\n";
+  viz::Diagram d(520, 784);
+  d.text(260, 22, "nanoGPT's GPT (models/gpt/): one forward", 15);
+  d.begin_group(0, 24);
   // Embeddings.
-  svg << "<text x='" << kMid - 70 << "' y='740' font-size='13'>idx [B, T]</text>\n"
-      << "<text x='" << kMid + 70 << "' y='740' font-size='13'>pos = 0..T-1 [T]</text>\n";
-  arrow(kMid - 70, 726, kMid - 70, 688, "");
-  arrow(kMid + 70, 726, kMid + 70, 688, "");
-  box(kMid - 70, 670, 110, "wte", "Embedding [V, C]", "#e8f0d8");
-  box(kMid + 70, 670, 110, "wpe", "Embedding [block_size, C]", "#e8f0d8");
-  arrow(kMid - 70, 653, kMid - 9, 615, "[B, T, C]", -8);
-  arrow(kMid + 70, 653, kMid + 9, 615, "[T, C]");
-  plus(kMid, 606);
-  arrow(kMid, 595, kMid, 563, "x [B, T, C]");
-  // One block, drawn inside a dashed frame.
-  svg << "<rect x='90' y='190' width='330' height='366' rx='8' fill='none' stroke='#888' "
-         "stroke-dasharray='6,4'/>\n"
-      << "<text x='98' y='208' font-size='12' text-anchor='start' fill='#555'>block h.i,</text>\n"
-      << "<text x='98' y='222' font-size='12' text-anchor='start' fill='#555'>n_layer times</text>\n";
-  arrow(kMid, 563, kMid, 520, "");
-  box(kMid, 503, 120, "ln_1", "LayerNorm(C)");
-  arrow(kMid, 486, kMid, 453, "[B, T, C]");
-  box(kMid, 436, 160, "attn", "causal self-attention");
-  arrow(kMid, 419, kMid, 387, "[B, T, C]");
-  plus(kMid, 376);
-  skip(std::to_string(kMid) + ",535 380,535 380,376 " + std::to_string(kMid + 11) + ",376");
-  arrow(kMid, 365, kMid, 333, "");
-  box(kMid, 316, 120, "ln_2", "LayerNorm(C)");
-  arrow(kMid, 299, kMid, 266, "[B, T, C]");
-  box(kMid, 249, 160, "mlp", "C -> 4C, GELU, 4C -> C");
-  arrow(kMid, 232, kMid, 219, "");
-  plus(kMid, 208);
-  skip(std::to_string(kMid) + ",350 380,350 380,208 " + std::to_string(kMid + 11) + ",208");
-  svg << "<text x='386' y='460' font-size='11' fill='#d62728' text-anchor='start'>residual</text>\n"
-      << "<text x='386' y='474' font-size='11' fill='#d62728' text-anchor='start'>stream</text>\n";
+  d.text(kMid - 70, 740, "idx [B, T]", 13);
+  d.text(kMid + 70, 740, "pos = 0..T-1 [T]", 13);
+  d.arrow(kMid - 70, 726, kMid - 70, 688);
+  d.arrow(kMid + 70, 726, kMid + 70, 688);
+  d.box(kMid - 70, 670, 110, "wte", "Embedding [V, C]", "#e8f0d8");
+  d.box(kMid + 70, 670, 110, "wpe", "Embedding [block_size, C]", "#e8f0d8");
+  d.arrow(kMid - 70, 653, kMid - 9, 615, "[B, T, C]", -8);
+  d.arrow(kMid + 70, 653, kMid + 9, 615, "[T, C]");
+  d.plus(kMid, 606);
+  d.arrow(kMid, 595, kMid, 563, "x [B, T, C]");
+  // One block, drawn inside a dashed frame; the residual path (red) goes around each sublayer.
+  d.rect(90, 190, 330, 366, "none", 1, "#888", "6,4", 8);
+  d.text(98, 208, "block h.i,", 12, "#555", "start");
+  d.text(98, 222, "n_layer times", 12, "#555", "start");
+  d.arrow(kMid, 563, kMid, 520);
+  d.box(kMid, 503, 120, "ln_1", "LayerNorm(C)");
+  d.arrow(kMid, 486, kMid, 453, "[B, T, C]");
+  d.box(kMid, 436, 160, "attn", "causal self-attention");
+  d.arrow(kMid, 419, kMid, 387, "[B, T, C]");
+  d.plus(kMid, 376);
+  d.polyline({{kMid, 535}, {380, 535}, {380, 376}, {kMid + 11, 376}}, "#d62728");
+  d.arrow(kMid, 365, kMid, 333);
+  d.box(kMid, 316, 120, "ln_2", "LayerNorm(C)");
+  d.arrow(kMid, 299, kMid, 266, "[B, T, C]");
+  d.box(kMid, 249, 160, "mlp", "C -> 4C, GELU, 4C -> C");
+  d.arrow(kMid, 232, kMid, 219);
+  d.plus(kMid, 208);
+  d.polyline({{kMid, 350}, {380, 350}, {380, 208}, {kMid + 11, 208}}, "#d62728");
+  d.text(386, 460, "residual", 11, "#d62728", "start");
+  d.text(386, 474, "stream", 11, "#d62728", "start");
   // The head.
-  arrow(kMid, 197, kMid, 163, "[B, T, C]");
-  box(kMid, 146, 120, "ln_f", "LayerNorm(C)");
-  arrow(kMid, 129, kMid, 96, "[B, T, C]");
-  box(kMid, 79, 140, "lm_head", "x @ wte.weightᵀ", "#f5e3d0");
-  arrow(kMid, 62, kMid, 40, "");
-  svg << "<text x='" << kMid << "' y='36' font-size='13' dy='-4'>logits [B, T, V]</text>\n";
+  d.arrow(kMid, 197, kMid, 163, "[B, T, C]");
+  d.box(kMid, 146, 120, "ln_f", "LayerNorm(C)");
+  d.arrow(kMid, 129, kMid, 96, "[B, T, C]");
+  d.box(kMid, 79, 140, "lm_head", "x @ wte.weightᵀ", "#f5e3d0");
+  d.arrow(kMid, 62, kMid, 40);
+  d.text(kMid, 32, "logits [B, T, V]", 13);
   // Weight tying: lm_head's weight is wte's.
-  svg << "<polyline points='" << kMid - 70 << ",79 40,79 40,670 " << kMid - 125
-      << ",670' fill='none' stroke='#2ca02c' stroke-width='1.5' stroke-dasharray='4,3'/>\n"
-      << "<text x='48' y='380' font-size='11' fill='#2ca02c' text-anchor='start'>one tensor</text>\n"
-      << "<text x='48' y='394' font-size='11' fill='#2ca02c' text-anchor='start'>[V, C]:</text>\n"
-      << "<text x='48' y='408' font-size='11' fill='#2ca02c' text-anchor='start'>tied</text>\n"
-      << "</g>\n</svg>\n";
-  std::ofstream("11_gpt_block.svg") << svg.str();
+  d.polyline({{kMid - 70, 79}, {40, 79}, {40, 670}, {kMid - 125, 670}}, "#2ca02c", false, "4,3");
+  d.text(48, 380, "one tensor", 11, "#2ca02c", "start");
+  d.text(48, 394, "[V, C]:", 11, "#2ca02c", "start");
+  d.text(48, 408, "tied", 11, "#2ca02c", "start");
+  d.end_group();
+  d.write("11_gpt_block.svg");
   std::cout << "wrote 11_gpt_block.svg\n";
   return 0;
 }

@@ -5,10 +5,9 @@
 // It prints how many floats the naive and the tiled kernel read from global memory.
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "viz/diagram.h"
 #include "viz/svg.h"
 
 using namespace attic;
@@ -16,27 +15,13 @@ using namespace attic;
 constexpr int M = 37, N = 21, K = 45, kTile = 16;
 constexpr int kPx = 6;  // pixels per matrix element
 
-std::ostringstream svg;
-
-// A w x h box at (x, y), filled with fill at the given opacity; extra: more attributes.
-void rect(int x, int y, int w, int h, const std::string& fill, double opacity,
-          const std::string& extra = "") {
-  svg << "<rect x='" << x << "' y='" << y << "' width='" << w << "' height='" << h
-      << "' fill='" << fill << "' fill-opacity='" << opacity << "' stroke='#333' " << extra
-      << "/>\n";
-}
-
-// The string s at (x, y), XML-escaped; anchor: where x is (start, middle or end of s).
-void text(int x, int y, const std::string& s, int size = 12, const char* anchor = "middle") {
-  svg << "<text x='" << x << "' y='" << y << "' font-size='" << size << "' text-anchor='"
-      << anchor << "'>" << viz::svg_escape(s) << "</text>\n";
-}
+viz::Diagram d(760, 710);
 
 // A matrix of rows x cols elements with its top-left corner at (x, y), and its name.
 void matrix(int x, int y, int rows, int cols, const std::string& name) {
-  rect(x, y, cols * kPx, rows * kPx, "#f4f4f4", 1);
-  text(x + cols * kPx / 2, y - 6, name + " [" + std::to_string(rows) + ", " +
-                                      std::to_string(cols) + "]", 13);
+  d.rect(x, y, cols * kPx, rows * kPx, "#f4f4f4");
+  d.text(x + cols * kPx / 2, y - 6,
+         name + " [" + std::to_string(rows) + ", " + std::to_string(cols) + "]", 13);
 }
 
 int main() {
@@ -45,8 +30,6 @@ int main() {
   const int steps = (K + kTile - 1) / kTile;
   // Matmul layout: B above C, A to the left of C, so a row of A and a column of B meet in C.
   const int ax = 20, cy = 390, bxp = 330, by_top = 60;
-  svg << "<svg xmlns='http://www.w3.org/2000/svg' width='760' height='710' "
-         "font-family='sans-serif'>\n<rect width='760' height='710' fill='white'/>\n";
   matrix(ax, cy, M, K, "A");
   matrix(bxp, by_top, K, N, "B");
   matrix(bxp, cy, M, N, "C");
@@ -54,61 +37,58 @@ int main() {
   // 48 x 32 elements; the threads past C's edges (dashed) compute nothing.
   for (int gy = 0; gy < grid_y; ++gy)
     for (int gx = 0; gx < grid_x; ++gx)
-      rect(bxp + gx * kTile * kPx, cy + gy * kTile * kPx, kTile * kPx, kTile * kPx, "none", 0,
-           "stroke-dasharray='4 3'");
-  text(bxp + grid_x * kTile * kPx / 2, cy + grid_y * kTile * kPx + 16,
-       "grid " + std::to_string(grid_x) + " x " + std::to_string(grid_y) + " blocks", 12);
-  rect(bxp + bx * kTile * kPx, cy + by * kTile * kPx, kTile * kPx, kTile * kPx, "#d62728", 0.35);
-  text(bxp + bx * kTile * kPx + kTile * kPx / 2, cy + by * kTile * kPx + kTile * kPx / 2 + 4,
-       "block (0, 1)", 11);
+      d.rect(bxp + gx * kTile * kPx, cy + gy * kTile * kPx, kTile * kPx, kTile * kPx, "none", 1,
+             "#333", "4 3");
+  d.text(bxp + grid_x * kTile * kPx / 2, cy + grid_y * kTile * kPx + 16,
+         "grid " + std::to_string(grid_x) + " x " + std::to_string(grid_y) + " blocks", 12);
+  d.rect(bxp + bx * kTile * kPx, cy + by * kTile * kPx, kTile * kPx, kTile * kPx, "#d62728", 0.35);
+  d.text(bxp + bx * kTile * kPx + kTile * kPx / 2, cy + by * kTile * kPx + kTile * kPx / 2 + 4,
+         "block (0, 1)", 11);
   // The tiles the block loads, one pair per step k0 = 0, 16, 32: A's rows of the block,
   // B's columns of the block, 16 wide along K. Past K the tile is filled with zeros.
   for (int s = 0; s < steps; ++s) {
     const int k0 = s * kTile, inside = std::min(kTile, K - k0);  // columns of A before K ends
     const double opacity = 0.2 + 0.2 * s;
-    rect(ax + k0 * kPx, cy + by * kTile * kPx, inside * kPx, kTile * kPx, viz::series_color(0),
-         opacity);
-    rect(bxp + bx * kTile * kPx, by_top + k0 * kPx, kTile * kPx, inside * kPx,
-         viz::series_color(2), opacity);
+    d.rect(ax + k0 * kPx, cy + by * kTile * kPx, inside * kPx, kTile * kPx, viz::series_color(0),
+           opacity);
+    d.rect(bxp + bx * kTile * kPx, by_top + k0 * kPx, kTile * kPx, inside * kPx,
+           viz::series_color(2), opacity);
     if (inside < kTile) {  // the rest of the tile, past K: zeros in shared memory
-      rect(ax + k0 * kPx, cy + by * kTile * kPx, kTile * kPx, kTile * kPx, "none", 0,
-           "stroke-dasharray='4 3'");
-      rect(bxp + bx * kTile * kPx, by_top + k0 * kPx, kTile * kPx, kTile * kPx, "none", 0,
-           "stroke-dasharray='4 3'");
+      d.rect(ax + k0 * kPx, cy + by * kTile * kPx, kTile * kPx, kTile * kPx, "none", 1, "#333",
+             "4 3");
+      d.rect(bxp + bx * kTile * kPx, by_top + k0 * kPx, kTile * kPx, kTile * kPx, "none", 1,
+             "#333", "4 3");
     }
-    text(ax + k0 * kPx + kTile * kPx / 2, cy + by * kTile * kPx + kTile * kPx / 2 + 4,
-         "k0 = " + std::to_string(k0), 11);
-    text(bxp + bx * kTile * kPx + kTile * kPx / 2, by_top + k0 * kPx + kTile * kPx / 2 + 4,
-         "k0 = " + std::to_string(k0), 11);
+    d.text(ax + k0 * kPx + kTile * kPx / 2, cy + by * kTile * kPx + kTile * kPx / 2 + 4,
+           "k0 = " + std::to_string(k0), 11);
+    d.text(bxp + bx * kTile * kPx + kTile * kPx / 2, by_top + k0 * kPx + kTile * kPx / 2 + 4,
+           "k0 = " + std::to_string(k0), 11);
   }
-  text(ax + K * kPx / 2, cy + M * kPx + 20, "A's tile slides right along K", 12);
-  text(bxp + N * kPx + 8, by_top + K * kPx / 2, "B's tile slides down along K", 12, "start");
-  text(bxp + N * kPx + 8, by_top + K * kPx / 2 + 16, "(dashed: past K, zeros)", 12, "start");
+  d.text(ax + K * kPx / 2, cy + M * kPx + 20, "A's tile slides right along K", 12);
+  d.text(bxp + N * kPx + 8, by_top + K * kPx / 2, "B's tile slides down along K", 12, "", "start");
+  d.text(bxp + N * kPx + 8, by_top + K * kPx / 2 + 16, "(dashed: past K, zeros)", 12, "", "start");
   // One block of 16 x 16 threads: thread (tx, ty) = (5, 3) owns C(16 + 3, 0 + 5) and, at
   // each step, reads row ty of As and column tx of Bs from shared memory.
   const int tx = 5, ty = 3, ix = 540, iy = 390, t = 12;
-  text(ix + kTile * t / 2, iy - 6, "block (0, 1): 16 x 16 threads", 13);
+  d.text(ix + kTile * t / 2, iy - 6, "block (0, 1): 16 x 16 threads", 13);
   for (int r = 0; r < kTile; ++r)
     for (int c = 0; c < kTile; ++c) {
       const bool mine = r == ty && c == tx;
-      rect(ix + c * t, iy + r * t, t, t, mine ? "#d62728" : "#ffffff", mine ? 0.8 : 1);
+      d.rect(ix + c * t, iy + r * t, t, t, mine ? "#d62728" : "#ffffff", mine ? 0.8 : 1);
     }
   // Its element of C, and the row of A and column of B it needs, read tile by tile.
   const int i = by * kTile + ty, j = bx * kTile + tx;
-  rect(bxp + j * kPx, cy + i * kPx, kPx, kPx, "#d62728", 1);
-  svg << "<line x1='" << ax << "' y1='" << cy + i * kPx + kPx / 2 << "' x2='" << ax + K * kPx
-      << "' y2='" << cy + i * kPx + kPx / 2 << "' stroke='#d62728' stroke-width='2'/>\n"
-      << "<line x1='" << bxp + j * kPx + kPx / 2 << "' y1='" << by_top << "' x2='"
-      << bxp + j * kPx + kPx / 2 << "' y2='" << by_top + K * kPx
-      << "' stroke='#d62728' stroke-width='2'/>\n";
-  text(ix, iy + kTile * t + 20, "thread (tx, ty) = (5, 3) computes", 12, "start");
-  text(ix, iy + kTile * t + 36, "C(16·1 + 3, 16·0 + 5) = C(19, 5):", 12, "start");
-  text(ix, iy + kTile * t + 52, "acc += As[3][k] · Bs[k][5], k < 16,", 12, "start");
-  text(ix, iy + kTile * t + 68, "once per step; __syncthreads()", 12, "start");
-  text(ix, iy + kTile * t + 84, "before and after each step", 12, "start");
-  text(380, 22, "tiled matmul: C [37, 21] = A [37, 45] @ B [45, 21], 16 x 16 tiles", 14);
-  svg << "</svg>\n";
-  std::ofstream("18_grid_tile.svg") << svg.str();
+  d.rect(bxp + j * kPx, cy + i * kPx, kPx, kPx, "#d62728");
+  d.line(ax, cy + i * kPx + kPx / 2, ax + K * kPx, cy + i * kPx + kPx / 2, "#d62728", 2, false);
+  d.line(bxp + j * kPx + kPx / 2, by_top, bxp + j * kPx + kPx / 2, by_top + K * kPx, "#d62728", 2,
+         false);
+  d.text(ix, iy + kTile * t + 20, "thread (tx, ty) = (5, 3) computes", 12, "", "start");
+  d.text(ix, iy + kTile * t + 36, "C(16·1 + 3, 16·0 + 5) = C(19, 5):", 12, "", "start");
+  d.text(ix, iy + kTile * t + 52, "acc += As[3][k] · Bs[k][5], k < 16,", 12, "", "start");
+  d.text(ix, iy + kTile * t + 68, "once per step; __syncthreads()", 12, "", "start");
+  d.text(ix, iy + kTile * t + 84, "before and after each step", 12, "", "start");
+  d.text(380, 22, "tiled matmul: C [37, 21] = A [37, 45] @ B [45, 21], 16 x 16 tiles", 14);
+  d.write("18_grid_tile.svg");
 
   // Global reads. Naive: each C(i, j) reads a row of A and a column of B, 2K floats.
   // Tiled: a block reads its 16 rows of A and 16 columns of B once, a tile per step, so each
