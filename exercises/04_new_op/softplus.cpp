@@ -22,8 +22,8 @@ struct SoftplusBackward final : autograd::Node {
   const char* name() const override { return "SoftplusBackward"; }
   // g [*] -> {dx [*]}
   std::vector<Tensor> backward(const Tensor& g) override {
-    // TODO: dx = g σ(x) [*] (softplus.h), itself differentiable, so that a backward recorded
-    // with create_graph has a gradient too.
+    // TODO: dx [*], the gradient of the input for the gradient g of the output, built from
+    // attic's ops so that a backward recorded with create_graph has a gradient too.
     (void)g;
     throw std::logic_error("TODO: SoftplusBackward::backward");
   }

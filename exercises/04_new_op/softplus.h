@@ -7,10 +7,10 @@
 namespace exercise {
 
 // x [*] (float32 or float64, on the CPU) -> y [*], elementwise (Dugas et al. 2001):
-//   y = log(1 + e^x),  computed as  y = max(x, 0) + log1p(e^(-|x|))
-// the same value, without the overflow of e^x for a large x or the rounding of 1 + e^x to 1
-// for a very negative x. When x needs a gradient, out.grad_fn() is a node named
-// "SoftplusBackward" that saves x and returns dx = g σ(x), with σ(x) = 1 / (1 + e^(-x)).
+//   y = log(1 + e^x)
+// to the last digits for every finite x: no overflow of e^x for a large x, and no rounding
+// of 1 + e^x to 1 for a very negative x. When x needs a gradient, out.grad_fn() is a node
+// named "SoftplusBackward" that saves x and returns dx, the gradient of the input.
 // Throws attic::Error naming softplus for an x that is not floating.
 attic::Tensor softplus(const attic::Tensor& x);
 
