@@ -40,7 +40,7 @@ void grid(viz::Diagram& d, int x, int y, const std::string& name, const Tensor& 
       const int cx = x + int(j) * 44, cy = y + int(i) * 40;
       d.cell(cx, cy, 44, 40, n > 0 ? viz::series_color(size_t(k)) : "#bbbbbb",
              std::to_string(int(storage[k])), 14);
-      d.text(cx + 22, cy + 35, "[" + std::to_string(k) + "]", 10, "#555");
+      d.text(cx + 22, cy + 35, std::string(1, '[').append(std::to_string(k)).append("]"), 10, "#555");
     }
   const int below = y + int(t.size(0)) * 40;
   if (n > 0) d.text(x, below + 22, "storage: " + std::to_string(n) + " floats", 11, "", "start");
@@ -95,8 +95,9 @@ int main() {
     std::cout << (idx[1] == 0 ? "  " : "   ") << "(" << idx[0] << ", " << idx[1] << "): " << ka
               << " " << kb << " " << ko << (idx[1] == shape[1] - 1 ? "\n" : "");
     const int x = 140 + step * 52;
-    d.cell(x, 300, 52, 30, "#bbbbbb", "(" + std::to_string(idx[0]) + ", " +
-                                          std::to_string(idx[1]) + ")");
+    d.cell(x, 300, 52, 30, "#bbbbbb",
+           std::string(1, '(').append(std::to_string(idx[0])).append(", ")
+               .append(std::to_string(idx[1])).append(")"));
     d.cell(x, 330, 52, 30, viz::series_color(size_t(ka)), std::to_string(ka));
     d.cell(x, 360, 52, 30, viz::series_color(size_t(kb)), std::to_string(kb));
     d.cell(x, 390, 52, 30, "#bbbbbb", std::to_string(ko));
