@@ -1,4 +1,11 @@
 // Chapter 9 exercise, solved: the dependence of outputs on inputs, read off the gradient.
+//
+// The chapter's question: what do you expect D to be, and what would change without the causal
+// mask (the masked_fill line of 9.1)?
+// Answer: with the mask, the lower triangle with its diagonal: output t depends on the
+// inputs 0..t, through its own query and the keys and values it may see. Without the mask
+// every entry is 1: each output mixes the values of every position, and its weights depend on
+// every key. The check's unmasked head is that case.
 #include "dependence_pattern.h"
 
 #include "ops/ops.h"

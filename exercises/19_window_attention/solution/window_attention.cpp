@@ -1,4 +1,11 @@
 // The solution of chapter 19's exercise: causal sliding-window attention.
+//
+// The chapter's question: what would `step` have to keep for this attention, and why does it not
+// grow with the text?
+// Answer: per layer and head, the keys and values of the last `window` positions (the
+// new token's and the window - 1 before it), for example in a ring of `window` rows that
+// each step overwrites at position t mod window. A query never looks further back, so
+// nothing older is needed, and the state is [window, hs] however long the text grows.
 #include "window_attention.h"
 
 using namespace attic;

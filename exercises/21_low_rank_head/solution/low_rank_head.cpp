@@ -1,4 +1,12 @@
 // The solution of chapter 21's exercise: one Linformer head.
+//
+// The chapter's question: with causal=prefix, for a query early in the sequence (i < k), how many
+// slots does it see, and what are they made of?
+// Answer: i + 1 slots, 0..i (prefix_attention_naive masks the slots after position i);
+// each is a mix of the first i + 1 keys (and values), K̄_i[s] = Σ_{j ≤ i} E[s, j] k_j (+ bE[s]).
+// As many slots as tokens: for an invertible block E[0..i, 0..i] the slots are the tokens'
+// keys in another basis, not a summary of them. From position k on, more tokens than slots
+// share the k slots, and only there do they compress the past.
 #include "low_rank_head.h"
 
 #include <cmath>

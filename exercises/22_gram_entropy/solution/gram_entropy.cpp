@@ -1,4 +1,10 @@
 // The solution of chapter 22's exercise: the Rényi entropy of the Gram spectrum.
+//
+// The chapter's question: why is the entropy of orthogonal equal-norm tokens the same for every α?
+// Answer: G = H Hᵀ is then c I for the n tokens (c their squared norm), so its n
+// eigenvalues are equal and p_j = 1/n. For a uniform p, Σ_j p_j^α = n · n^(-α) = n^(1 - α),
+// and S_α = ln(n^(1 - α)) / (1 - α) = ln n whatever α is. The Rényi entropies of a
+// distribution agree for all α only when it is uniform on its support.
 #include "gram_entropy.h"
 
 #include <algorithm>
