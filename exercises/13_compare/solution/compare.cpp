@@ -1,11 +1,13 @@
 // Chapter 13's exercise, solved: the comparison of tests/models/test_gpt_vs_pytorch.cpp,
 // made to fail on NaN.
 //
-// The chapter's question: Why does the rule divide by max |b| rather than by each |b| element?
-// Answer: The NaN case is the one a plain running maximum gets wrong, silently; a check that passes
-// on NaN is worse than none, since it vouches for a broken model. And dividing element by element
-// would fail on the entries near zero that every gradient has, for rounding alone: the rule
-// compares errors with the size of the tensor they live in.
+// The chapter's question: what is the `+ 1e-8` of the rule for, and what does the rule become
+// where it matters?
+// Answer: a reference whose every element is 0 (a gradient that is exactly zero, such as that
+// of a parameter the loss does not reach), where max |b| = 0 and the rule would divide by
+// zero. There it is max |a| / 1e-8 < tol, an absolute test: a passes only if every element
+// is within tol · 1e-8 of zero. Where max |b| is much larger than 1e-8 the term changes
+// nothing.
 #include "compare.h"
 
 #include <cmath>
