@@ -62,6 +62,14 @@ class ThreadCount {
 };
 
 // The message of the attic::Error that f throws ("" if it throws none).
+// How many times `what` occurs in s (overlapping occurrences counted): the SVG tests count
+// the elements a picture holds.
+inline int count(const std::string& s, const std::string& what) {
+  int n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
 inline std::string error_message(const std::function<void()>& f) {
   try {
     f();

@@ -9,19 +9,11 @@
 #include <string>
 
 #include "tensor/error.h"
+#include "helpers.h"
 #include "viz/diagram.h"
 
 using namespace attic;
-
-namespace {
-
-int count(const std::string& s, const std::string& what) {
-  int n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
-
-}  // namespace
+using attic::testing::count;
 
 TEST_CASE("diagram: an empty one is the header, the white background and the end",
           "[viz][diagram]") {

@@ -7,16 +7,6 @@
 using namespace attic;
 using namespace attic::testing;
 
-namespace {
-
-int count(const std::string& s, const std::string& what) {
-  int n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
-
-}  // namespace
-
 TEST_CASE("heat_color runs from white to dark blue", "[viz][heatmap]") {
   CHECK(viz::heat_color(0.0) == "#ffffff");
   CHECK(viz::heat_color(1.0) == "#08306b");

@@ -4,18 +4,12 @@
 #include <cmath>
 #include <string>
 
+#include "helpers.h"
 #include "viz/line_plot.h"
 
 using attic::viz::line_plot_svg;
 using attic::viz::Series;
-
-namespace {
-int count(const std::string& s, const std::string& what) {
-  int n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
-}  // namespace
+using attic::testing::count;
 
 TEST_CASE("a line plot has one polyline and one legend entry per series", "[viz]") {
   const std::string svg = line_plot_svg({{"train", "#1f77b4", {{0, 4.2}, {250, 2.4}, {500, 2.2}}},
