@@ -34,7 +34,7 @@ using namespace util;
 namespace {
 
 const char* kCompareUsage =
-    "usage: attic compare CONFIG [--seeds=N] [--key=value ...]\n"
+    "usage: attic compare CONFIG [--seeds=N] [--out_dir=DIR] [--key=value ...]\n"
     "  CONFIG names a base train config and runs, one per line:\n"
     "    base = shakespeare_char_cpu.cfg   (relative to CONFIG's folder)\n"
     "    out_dir = out-compare             (run NAME trains in out_dir/NAME)\n"
@@ -43,6 +43,8 @@ const char* kCompareUsage =
     "    claim = softmax < linear_elu | .. (judged over the seeds: holds, fails or inconclusive)\n"
     "  --seeds=N replaces the config's seeds; each run trains with its seed S, S + 1, ..., S + N - 1,\n"
     "  and every run of one seed on the same batches.\n"
+    "  --out_dir=DIR replaces the config's out_dir: the runs train in DIR/NAME, and the table and\n"
+    "  the picture go to DIR (a --seeds=N compare beside the one-seed runs of the same config).\n"
     "  --key=value flags apply to every run; a run's own keys win over them.\n";
 
 // The run's result.json when it holds `config`, the config this run would train now. A
@@ -80,8 +82,14 @@ int compare(const std::vector<std::string>& args) {
               "[--key=value ...])");
   CompareConfig c = CompareConfig::from_file(args[0]);
   for (size_t a = 1; a < args.size(); ++a) {
-    if (args[a].rfind("--seeds=", 0) == 0) c.seeds = parse_seeds(args[a].substr(8), "--seeds");
-    else c.flags.push_back(args[a]);
+    if (args[a].rfind("--seeds=", 0) == 0) {
+      c.seeds = parse_seeds(args[a].substr(8), "--seeds");
+    } else if (args[a].rfind("--out_dir=", 0) == 0) {
+      c.out_dir = args[a].substr(10);
+      ATTIC_CHECK(!c.out_dir.empty(), "compare: --out_dir is empty");
+    } else {
+      c.flags.push_back(args[a]);
+    }
   }
 
   // Every run's config, at every seed, is built and checked before the first trains: a typo

@@ -140,7 +140,7 @@ Options CompareConfig::run_config(size_t i, TrainConfig& cfg, int64_t k) const {
   opts.load_text(common, path, nullptr);
   for (const std::string& f : flags) {
     ATTIC_CHECK(f.rfind("--out_dir", 0) != 0,
-                "compare: out_dir is the compare's folder; set it in the compare config");
+                "compare: out_dir is the compare's folder; set it with --out_dir=DIR or in the compare config");
     opts.apply_flag(f, quiet);
   }
   for (const auto& [key, value] : run.overrides) {

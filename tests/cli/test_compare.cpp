@@ -158,6 +158,24 @@ TEST_CASE("attic compare --seeds=N trains every run at N seeds and judges its cl
   }
 }
 
+TEST_CASE("attic compare --out_dir=DIR trains and reports in DIR instead of the config's out_dir",
+          "[cli][compare][e2e]") {
+  Scratch s;
+  const std::string cfg = write_configs(s, "a: attention=softmax\nb: attention=linear_elu\n");
+  Run r = attic_run("compare " + cfg + " --out_dir=" + s.path("elsewhere") + " --max_iters=4");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(lines_matching(r.out, "^compare .*: 2 runs into .*elsewhere$").size() == 1);
+  for (const char* file : {"elsewhere/a/result.json", "elsewhere/b/result.json", "elsewhere/compare.md",
+                           "elsewhere/compare.svg"})
+    CHECK(fs::exists(s.path(file)));
+  CHECK_FALSE(fs::exists(s.path("cmp")));
+
+  Run empty = attic_run("compare " + cfg + " --out_dir=");
+  CHECK(empty.code == 2);
+  CHECK(empty.out == "attic: compare: --out_dir is empty\n");
+}
+
 TEST_CASE("attic compare rejects a bad config with one line and exit code 2", "[cli][compare][e2e]") {
   Scratch s;
   Run unknown = attic_run("compare " + write_configs(s, "a: attention=softmax\nb: attention=flash\n"));
