@@ -25,7 +25,13 @@
 //   ```
 // where the name is a struct or class, a function, or Class::method (defined in the class
 // body or outside it), and the block is that definition from its first line through its
-// closing brace, optionally with the comment lines directly above it.
+// closing brace, optionally with the comment lines directly above it. An exercise's
+// declarations, as its section shows them, are
+//   <!-- declarations: exercises/11_gpt_forward/gpt_forward.h -->
+//   ```cpp
+//   ...declarations, each as the file(s) declare or define it; the comments are free...
+//   ```
+// and a ```cpp block without one of these three markers is an error.
 #pragma once
 
 #include <algorithm>
@@ -175,9 +181,56 @@ inline void check_chapter(const std::string& chapter, const std::string& text,
     return end + 1;
   };
 
+  // Checks the ```cpp block opening at lines[i] against the files (paths from the repository
+  // root, separated by spaces): each of its declarations must be one that the files make, as
+  // first_undeclared compares them. Returns the line after the block.
+  auto check_declarations = [&](size_t i, const std::string& marker_line_info,
+                                const std::string& files) -> size_t {
+    if (i >= lines.size() || trim(lines[i]) != "```cpp") {
+      problems.push_back(marker_line_info + files + ": the marker is not followed by a ```cpp block");
+      return i;
+    }
+    size_t end = i + 1;
+    while (end < lines.size() && trim(lines[end]) != "```") ++end;
+    if (end == lines.size()) {
+      problems.push_back(where(i) + files + ": the block is never closed with ```");
+      return end;
+    }
+    std::string declared;
+    std::istringstream names(files);
+    for (std::string file; names >> file;) {
+      const fs::path path = tutorials_dir.parent_path() / file;
+      if (!fs::is_regular_file(path)) {
+        problems.push_back(where(i) + file + ": no such file in " + tutorials_dir.parent_path().string());
+        return end + 1;
+      }
+      declared += flat_declarations(split_lines(read_file(path)).lines) + " ";
+    }
+    const std::vector<std::string> block(lines.begin() + long(i) + 1, lines.begin() + long(end));
+    const std::string missing = first_undeclared(block, declared);
+    if (block.empty() || flat_declarations(block).empty())
+      problems.push_back(where(i) + files + ": the block declares nothing");
+    else if (!missing.empty())
+      problems.push_back(where(i) + files + ": the block declares what the files do not: " + missing);
+    return end + 1;
+  };
+
   bool has_text = false;
   for (size_t i = 0; i < lines.size();) {
     has_text = has_text || !trim(lines[i]).empty();
+    const std::string declared = marker_path(lines[i], "declarations");
+    if (!declared.empty()) {
+      i = std::max(check_declarations(skip_blank(i + 1), where(i), declared), i + 1);
+      continue;
+    }
+    if (trim(lines[i]) == "```cpp") {
+      problems.push_back(where(i) + "a ```cpp block needs a marker above it: <!-- example: FILE -->, "
+                         "<!-- source: FILE[:Name] --> or <!-- declarations: FILE ... -->");
+      size_t end = i + 1;
+      while (end < lines.size() && trim(lines[end]) != "```") ++end;
+      i = end + 1;
+      continue;
+    }
     const std::string source = marker_path(lines[i], "source");
     if (!source.empty()) {
       i = std::max(check_block(skip_blank(i + 1), where(i), source, Kind::Excerpt), i + 1);

@@ -1,6 +1,6 @@
 // How a chapter's quote of C++ is found in a file: the definition a `<!-- source: FILE:Name -->`
 // block names (a type, a function or Class::method, from its first line through its closing
-// brace).
+// brace), and the declarations a `<!-- declarations: FILE ... -->` block shows of an exercise.
 #pragma once
 
 #include <cctype>
@@ -136,6 +136,40 @@ inline std::optional<Definition> find_definition(const std::vector<std::string>&
   const std::optional<Definition> outer = find_definition(lines, name.substr(0, sep));
   if (!outer) return std::nullopt;
   return find_in(lines, name.substr(sep + 2), outer->begin + 1, outer->end);
+}
+
+// ---- an exercise's declarations, as a chapter shows them
+
+// C++ lines as one line: without their // comments, every run of blanks and line breaks one
+// space, none just inside parentheses, and attic:: dropped. A declaration then reads the same
+// however it is wrapped, and whether it is written inside namespace attic or not.
+inline std::string flat_declarations(const std::vector<std::string>& lines) {
+  std::string flat;
+  for (const std::string& line : lines) {
+    for (const char c : line.substr(0, line.find("//")) + " ") {
+      const bool blank = c == ' ' || c == '\t';
+      if (blank && (flat.empty() || flat.back() == ' ' || flat.back() == '(')) continue;
+      if (c == ')' && !flat.empty() && flat.back() == ' ') flat.pop_back();
+      flat += blank ? ' ' : c;
+    }
+  }
+  for (size_t at = flat.find("attic::"); at != std::string::npos; at = flat.find("attic::", at))
+    flat.erase(at, 7);
+  return trim(flat);
+}
+
+// The first piece of the block's declarations, cut at every ';', '{' and '}', that does not
+// appear in `declared` (the files' flat_declarations); "" when every piece does.
+inline std::string first_undeclared(const std::vector<std::string>& block, const std::string& declared) {
+  const std::string flat = flat_declarations(block);
+  for (size_t from = 0; from < flat.size();) {
+    size_t stop = flat.find_first_of(";{}", from);
+    if (stop == std::string::npos) stop = flat.size();
+    const std::string piece = trim(flat.substr(from, stop - from));
+    if (!piece.empty() && declared.find(piece) == std::string::npos) return piece;
+    from = stop + 1;
+  }
+  return "";
 }
 
 }  // namespace attic::testing::tutorials

@@ -175,6 +175,48 @@ TEST_CASE("tutorial sync: a named source quote must be the whole definition", "[
   fs::remove_all(scratch.dir.parent_path() / "attic_sync_named_test");
 }
 
+TEST_CASE("tutorial sync: an exercise's declarations must be the ones its files make, and every "
+          "```cpp block has a marker", "[tutorials]") {
+  ScratchTutorials scratch;
+  const std::string dir = "attic_sync_declarations_test";
+  const fs::path root = scratch.dir.parent_path() / dir;
+  fs::create_directories(root);
+  std::ofstream(root / "ex.h") << "// the exercise\n#pragma once\n"
+                                  "struct Result {\n  float loss;  // the mean\n};\n"
+                                  "attic::Tensor f(const attic::Tensor& x,\n"
+                                  "                int64_t n = 2);  // x [N]\n";
+  std::ofstream(root / "ex.cu") << "__global__ void k(int n, float* y) {\n  y[0] = n;\n}\n";
+  auto check = [&](const std::string& files, const std::string& block) {
+    return scratch.check("<!-- declarations: " + files + " -->\n```cpp\n" + block + "```\n");
+  };
+  // the comments are free, the wrapping and attic:: too, and a definition declares
+  CHECK(check(dir + "/ex.h", "// f: x -> y\nTensor f(const Tensor& x, int64_t n = 2);\n").empty());
+  CHECK(check(dir + "/ex.h", "struct Result {\n  float loss;  // what it is\n};\n").empty());
+  CHECK(check(dir + "/ex.h " + dir + "/ex.cu",
+              "__global__ void k(int n, float* y);\nattic::Tensor f(\n    const attic::Tensor& x, int64_t n = 2);\n")
+            .empty());
+  // a parameter, a default or a member that the file does not have
+  std::vector<std::string> p = check(dir + "/ex.h", "Tensor f(const Tensor& x, int64_t n = 3);\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:2: " + dir + "/ex.h: the block declares what the files do not: "
+                "Tensor f(const Tensor& x, int64_t n = 3)");
+  p = check(dir + "/ex.h", "struct Result {\n  double loss;\n};\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:2: " + dir + "/ex.h: the block declares what the files do not: double loss");
+  p = check(dir + "/ex.h", "// only a comment\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:2: " + dir + "/ex.h: the block declares nothing");
+  p = check(dir + "/none.h", "int g();\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].find(dir + "/none.h: no such file") != std::string::npos);
+  // a ```cpp block with no marker
+  p = scratch.check("Text.\n\n```cpp\nint g();\n```\n");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0] == "ch.md:3: a ```cpp block needs a marker above it: <!-- example: FILE -->, "
+                "<!-- source: FILE[:Name] --> or <!-- declarations: FILE ... -->");
+  fs::remove_all(root);
+}
+
 TEST_CASE("tutorial sync: every chapter shows its examples and outputs exactly",
           "[tutorials]") {
   const fs::path dir = tutorials_dir();
